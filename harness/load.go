@@ -1,0 +1,55 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Decode reads a results file from r and checks its schema. name is used in
+// error messages (a path, or "-" for standard input).
+func Decode(r io.Reader, name string) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read: %w", name, err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: empty file, expected a %s results file", name, Schema)
+	}
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: not valid JSON at byte %d: %w", name, se.Offset, err)
+		}
+		return nil, fmt.Errorf("%s: not a %s results file: %w", name, Schema, err)
+	}
+	if f.Schema != Schema {
+		if f.Schema == "" {
+			return nil, fmt.Errorf("%s: no \"schema\" field: not a rootbench results file (expected schema %q)", name, Schema)
+		}
+		return nil, fmt.Errorf("%s: schema %q is not supported (expected %q)", name, f.Schema, Schema)
+	}
+	for i, r := range f.Results {
+		if r.Label == "" {
+			return nil, fmt.Errorf("%s: result %d has no label", name, i)
+		}
+	}
+	return &f, nil
+}
+
+// Load reads and checks the results file at path ("-" reads standard input).
+func Load(path string) (*File, error) {
+	if path == "-" {
+		return Decode(os.Stdin, "standard input")
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open results file: %w", err)
+	}
+	defer fh.Close()
+	return Decode(fh, path)
+}

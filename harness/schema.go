@@ -1,0 +1,133 @@
+package harness
+
+import "time"
+
+// Schema is the version tag of the results file format.
+const Schema = "rootbench/v1"
+
+// File is a results file: everything one `rootbench run` or `rootbench
+// callback` measured, every sample kept, so that compare and report can
+// recompute everything offline.
+type File struct {
+	Schema   string            `json:"schema"`
+	Tool     Tool              `json:"tool"`
+	Machine  Machine           `json:"machine"`
+	Workload string            `json:"workload"` // "msgpass" or "callback"
+	Unit     string            `json:"unit"`     // what Run.Cells counts: "cell" or "call"
+	Params   map[string]string `json:"params"`   // parameters common to every result
+	// Reference is the label the relative figures are computed against.
+	Reference  string    `json:"reference,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at,omitempty"`
+	// Partial marks a file written before the run finished (after an
+	// interruption, or while samples are still arriving).
+	Partial  bool     `json:"partial,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Results  []Result `json:"results"`
+}
+
+// Tool describes the binary that produced a file.
+type Tool struct {
+	Name        string   `json:"name"`
+	Version     string   `json:"version"`
+	Revision    string   `json:"revision,omitempty"`
+	Modified    bool     `json:"modified,omitempty"`
+	GoVersion   string   `json:"go_version"`
+	CommandLine []string `json:"command_line"`
+}
+
+// Machine describes where a file was measured.
+type Machine struct {
+	Hostname    string    `json:"hostname,omitempty"`
+	CPUModel    string    `json:"cpu_model,omitempty"`
+	LogicalCPUs int       `json:"logical_cpus"`
+	GOMAXPROCS  int       `json:"gomaxprocs"`
+	OS          string    `json:"os"`
+	Arch        string    `json:"arch"`
+	Kernel      string    `json:"kernel,omitempty"`
+	Governor    string    `json:"governor,omitempty"`
+	LoadAvg     []float64 `json:"load_avg,omitempty"`
+	MemoryBytes int64     `json:"memory_bytes,omitempty"`
+}
+
+// Result is every run of one configuration: one cell (or callback variant)
+// with one set of parameters, and the statistics computed from its runs.
+type Result struct {
+	// Cell is the implementation (or callback variant) name.
+	Cell string `json:"cell"`
+	// Label names the configuration uniquely within the file: the cell, plus
+	// the parameters that vary across the file ("boxroot batch-size=16").
+	Label string `json:"label"`
+	// Params holds every workload parameter of this configuration.
+	Params map[string]string `json:"params"`
+	Runs   []Run             `json:"runs"`
+
+	// Statistics over the successful runs' workload wall time, in seconds.
+	Mean   float64 `json:"mean"`
+	Stddev float64 `json:"stddev"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	CV     float64 `json:"cv"` // coefficient of variation, stddev/mean
+	// UserMean and SysMean are the mean whole-process CPU times, in seconds.
+	UserMean float64 `json:"user_mean"`
+	SysMean  float64 `json:"sys_mean"`
+	// NsPerCell is the mean time per unit of work (cell or call), and
+	// CellsPerSec its throughput.
+	NsPerCell   float64 `json:"ns_per_cell"`
+	CellsPerSec float64 `json:"cells_per_sec"`
+	// Relative is Mean divided by the reference's Mean, with its standard
+	// deviation by first-order error propagation (as hyperfine computes it).
+	Relative       float64 `json:"relative"`
+	RelativeStddev float64 `json:"relative_stddev"`
+	// Outliers counts runs whose modified z-score exceeds the threshold.
+	Outliers int      `json:"outliers"`
+	Failed   int      `json:"failed"` // failed runs
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Run is one measured run: one worker process. The worker fills the workload
+// fields and prints them as one JSON line; the parent adds the process
+// figures from wait4's rusage.
+type Run struct {
+	// Index is the run's position in the whole session (across cells), for
+	// drift charts.
+	Index     int       `json:"index"`
+	StartedAt time.Time `json:"started_at"`
+
+	// Filled by the worker.
+	WallNs int64            `json:"wall_ns"` // workload wall time, timed inside the worker
+	Cells  int64            `json:"cells"`   // units of work done (cells or calls)
+	GC     GC               `json:"gc"`
+	Stats  map[string]int64 `json:"stats,omitempty"`
+
+	// Filled by the parent.
+	ProcessWallNs int64 `json:"process_wall_ns"`
+	UserNs        int64 `json:"user_ns"`
+	SysNs         int64 `json:"sys_ns"`
+	PeakRSSBytes  int64 `json:"peak_rss_bytes"`
+
+	// Failed runs keep the reason and the tail of the worker's stderr.
+	Failed     bool   `json:"failed,omitempty"`
+	Error      string `json:"error,omitempty"`
+	StderrTail string `json:"stderr_tail,omitempty"`
+}
+
+// GC holds the garbage collector's work during one run, as differences of
+// runtime/metrics and runtime.MemStats taken around the workload.
+type GC struct {
+	Cycles         int64   `json:"cycles"`
+	CPUTotalNs     int64   `json:"cpu_total_ns"`     // /cpu/classes/gc/total:cpu-seconds
+	CPUAssistNs    int64   `json:"cpu_assist_ns"`    // /cpu/classes/gc/mark/assist
+	CPUDedicatedNs int64   `json:"cpu_dedicated_ns"` // /cpu/classes/gc/mark/dedicated
+	CPUIdleNs      int64   `json:"cpu_idle_ns"`      // /cpu/classes/gc/mark/idle
+	CPUPauseNs     int64   `json:"cpu_pause_ns"`     // /cpu/classes/gc/pause
+	CPUPercent     float64 `json:"cpu_percent"`      // GC CPU as a percent of all CPU the process used
+	MaxPauseNs     int64   `json:"max_pause_ns"`     // exact, from MemStats.PauseNs
+	TotalPauseNs   int64   `json:"total_pause_ns"`   // total stop-the-world time
+	StoppingNs     int64   `json:"stopping_ns"`      // total time to stop the world (time to safepoint)
+	MaxStoppingNs  int64   `json:"max_stopping_ns"`  // upper bound from the histogram
+	HeapAllocBytes int64   `json:"heap_alloc_bytes"` // bytes allocated during the run
+	HeapAllocObjs  int64   `json:"heap_alloc_objects"`
+	PeakHeapBytes  int64   `json:"peak_heap_bytes"` // highest heap in use seen
+}
