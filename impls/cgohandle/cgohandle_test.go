@@ -1,0 +1,126 @@
+//go:build cgo
+
+package cgohandle_test
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/cell/celltest"
+	"github.com/rootbench/rootbench/impls/cgohandle"
+)
+
+func TestConformance(t *testing.T) {
+	// Double delete and use after delete panic with runtime/cgo's message,
+	// which does not name the cell; see the package doc and TestMisuse.
+	celltest.Run(t, "cgo-handle", cgohandle.New, celltest.Detects(celltest.ZeroHandle))
+}
+
+// TestMisuse: the misuses not declared to the kit still panic, with
+// runtime/cgo's own message.
+func TestMisuse(t *testing.T) {
+	panicMsg := func(f func()) (msg string) {
+		defer func() { msg = fmt.Sprint(recover()) }()
+		f()
+		return "<no panic>"
+	}
+	d := cgohandle.New().NewDomain()
+	const want = "runtime/cgo: misuse of an invalid Handle"
+	c := d.Create(1)
+	d.Delete(c)
+	if got := panicMsg(func() { d.Get(c) }); !strings.Contains(got, want) {
+		t.Errorf("Get after Delete: panic %q, want one containing %q", got, want)
+	}
+	if got := panicMsg(func() { d.Delete(c) }); !strings.Contains(got, want) {
+		t.Errorf("double Delete: panic %q, want one containing %q", got, want)
+	}
+	if got := panicMsg(func() { d.Delete(0) }); !strings.Contains(got, "cgo-handle") {
+		t.Errorf("Delete of the zero handle: panic %q, want one naming cgo-handle", got)
+	}
+}
+
+var sink any
+
+// cellSink makes benchmark cells escape to the heap, as the workload's do.
+var cellSink any
+
+// BenchmarkCreateGetDelete is one cell's whole life in one domain; the
+// cell escapes to the heap, as in the workload.
+func BenchmarkCreateGetDelete(b *testing.B) {
+	d := cgohandle.New().NewDomain()
+	v := new(int)
+	b.ReportAllocs()
+	for b.Loop() {
+		c := d.Create(v)
+		cellSink = c
+		sink = d.Get(c)
+		d.Delete(c)
+	}
+	d.Close()
+}
+
+// BenchmarkBatch creates a batch of 1024 cells, then gets and deletes them,
+// as the message-passing workload does.
+func BenchmarkBatch(b *testing.B) {
+	const batch = 1024
+	d := cgohandle.New().NewDomain()
+	v := new(int)
+	cells := make([]cgo.Handle, batch)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range cells {
+			cells[i] = d.Create(v)
+		}
+		for _, c := range cells {
+			sink = d.Get(c)
+			d.Delete(c)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/cell")
+	d.Close()
+}
+
+// getter is the shape of a domain's Get, called through an interface as the
+// workload does.
+type getter interface{ Get(cgo.Handle) any }
+
+// renaming is the rejected design: a deferred recover that renames
+// runtime/cgo's misuse panic.
+type renaming struct{}
+
+func (renaming) Get(h cgo.Handle) any {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(fmt.Sprintf("cgo-handle: %v", r))
+		}
+	}()
+	return h.Value()
+}
+
+func benchGet(b *testing.B, g getter) {
+	hs := make([]cgo.Handle, 1024)
+	for i := range hs {
+		hs[i] = cgo.NewHandle(i)
+	}
+	i := 0
+	for b.Loop() {
+		sink = g.Get(hs[i&1023])
+		i++
+	}
+	for _, h := range hs {
+		h.Delete()
+	}
+}
+
+// BenchmarkGet is the cell's Get (zero check, then h.Value()).
+func BenchmarkGet(b *testing.B) {
+	benchGet(b, cgohandle.New().NewDomain())
+}
+
+// BenchmarkGetRenamingDefer is Get with a deferred recover that renames the
+// misuse panic: compare with BenchmarkGet.
+func BenchmarkGetRenamingDefer(b *testing.B) {
+	benchGet(b, renaming{})
+}

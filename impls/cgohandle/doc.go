@@ -1,0 +1,21 @@
+// Package cgohandle implements the `cgo-handle` cell: runtime/cgo.Handle,
+// the standard library's root handle, the incumbent every other cell is
+// compared with.
+//
+// A cell is a cgo.Handle, an integer C code may hold: Create is
+// cgo.NewHandle(v), Get is h.Value(), Delete is h.Delete(). The standard
+// library keeps the handles in one process-wide concurrent map and never
+// reuses a handle number, so domains hold no state.
+//
+// Invalid use: the zero handle panics with a message starting with
+// "cgo-handle: " (one comparison, free). A double delete and use after
+// delete also panic, but with runtime/cgo's own message, "runtime/cgo:
+// misuse of an invalid Handle": renaming that panic needs a deferred
+// recover on every Get and Delete, which costs about 5 ns per Get (a sixth
+// of its price; see BenchmarkGetRenamingDefer), too much for the cell that
+// is the baseline. The conformance test declares only the zero handle and
+// checks the other two panics separately.
+//
+// The package needs cgo; built with CGO_ENABLED=0 it only exports
+// Available (false) and Unavailable, the reason.
+package cgohandle
