@@ -1,0 +1,254 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+// Warning thresholds.
+const (
+	// OutlierThreshold is hyperfine's limit on the modified z-score,
+	// (x - median) / MAD, above which a run is an outlier (10 × 1.4826).
+	// Benchmark uses it to spot a slow first run.
+	OutlierThreshold = 14.826
+	// MaxCV is the coefficient of variation (σ / mean) above which a
+	// benchmark is flagged as noisy.
+	MaxCV = 0.05
+	// MinRuns is the number of successful runs below which the mean and σ
+	// are flagged as unreliable.
+	MinRuns = 5
+	// maxFailureDetails caps how many failed runs have their reason and
+	// stderr printed; maxStderrLines caps each stderr tail.
+	maxFailureDetails = 3
+	maxStderrLines    = 10
+)
+
+// Benchmark prints one benchmark's block as hyperfine does, idx being the
+// 1-based number shown in its title:
+//
+//	Benchmark 1: boxroot
+//	  Time (mean ± σ):      1.686 s ±  0.013 s    [User: 3.102 s, System: 0.101 s]
+//	  Range (min … max):    1.670 s …  1.710 s    10 runs
+//	  Per cell:            16.46 ns/cell    60.75 M cells/s
+//
+// followed by its warnings: a slow first run or statistical outliers (in
+// hyperfine's words), a coefficient of variation above MaxCV, fewer than
+// MinRuns successful runs, the harness's own warnings, and failed runs with
+// their reasons and stderr tails. A single successful run prints hyperfine's
+// "Time (abs ≡)" line instead of mean ± σ and range. Times are in o.Unit, or
+// in the unit suiting the mean when it is Auto. f supplies the unit of work
+// (cell or call) and may be nil.
+func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Options) {
+	p := painter(o.Style.Color())
+	unit := workUnit(f)
+	ok := Successful(r)
+	fmt.Fprintf(w, "%s: %s\n", p.paint(fmt.Sprintf("Benchmark %d", idx), ansiBold), r.Label)
+
+	if ok == 0 {
+		fmt.Fprintf(w, "  %s\n", p.paint(fmt.Sprintf("All %d runs failed: no statistics.", len(r.Runs)), ansiBold))
+	} else {
+		u := o.Unit.Resolve(r.Mean)
+		cpu := p.paint("[User: ", ansiDim) + p.paint(u.Format(r.UserMean), ansiBlue) +
+			p.paint(", System: ", ansiDim) + p.paint(u.Format(r.SysMean), ansiBlue) + p.paint("]", ansiDim)
+		if ok == 1 {
+			fmt.Fprintf(w, "  Time (%s ≡):        %s  %8s     %s\n",
+				p.paint("abs", ansiGreen, ansiBold), p.paint(pad8(u.Format(r.Mean)), ansiGreen, ansiBold), "", cpu)
+		} else {
+			fmt.Fprintf(w, "  Time (%s ± %s):     %s %s %s    %s\n",
+				p.paint("mean", ansiGreen, ansiBold), p.paint("σ", ansiGreen),
+				p.paint(pad8(u.Format(r.Mean)), ansiGreen, ansiBold), p.paint("±", ansiGreen),
+				p.paint(pad8(u.Format(r.Stddev)), ansiGreen), cpu)
+			fmt.Fprintf(w, "  Range (%s … %s):   %s … %s    %s\n",
+				p.paint("min", ansiCyan), p.paint("max", ansiMagenta),
+				p.paint(pad8(u.Format(r.Min)), ansiCyan), p.paint(pad8(u.Format(r.Max)), ansiMagenta),
+				p.paint(fmt.Sprintf("%d runs", ok), ansiDim))
+		}
+		if r.NsPerCell > 0 {
+			perSec := r.CellsPerSec
+			if !(perSec > 0) {
+				perSec = 1e9 / r.NsPerCell
+			}
+			fmt.Fprintf(w, "  %-21s%s/%s    %s\n", "Per "+unit+":",
+				pad8(fmt.Sprintf("%.2f ns", r.NsPerCell)), unit, p.paint(rate(perSec, unit), ansiDim))
+		}
+	}
+
+	ws := resultWarnings(r, ok, o.Unit.Resolve(r.Mean))
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, x := range ws {
+		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), x.text)
+		for _, d := range x.details {
+			if d == "" {
+				fmt.Fprintln(w)
+			} else {
+				fmt.Fprintf(w, "  %s\n", d)
+			}
+		}
+	}
+}
+
+// pad8 right-aligns s in hyperfine's eight-character value field.
+func pad8(s string) string { return fmt.Sprintf("%8s", s) }
+
+// rate formats a throughput with an SI prefix: "60.75 M cells/s".
+func rate(perSec float64, unit string) string {
+	prefix := ""
+	switch {
+	case perSec >= 1e9:
+		perSec, prefix = perSec/1e9, "G "
+	case perSec >= 1e6:
+		perSec, prefix = perSec/1e6, "M "
+	case perSec >= 1e3:
+		perSec, prefix = perSec/1e3, "k "
+	}
+	return fmt.Sprintf("%.2f %s%ss/s", perSec, prefix, unit)
+}
+
+// warning is one warning line with optional indented detail lines.
+type warning struct {
+	text    string
+	details []string
+}
+
+// resultWarnings lists what Benchmark warns about for r, which has ok
+// successful runs, with times in unit u.
+func resultWarnings(r *harness.Result, ok int, u TimeUnit) []warning {
+	var ws []warning
+	if first, slow := slowFirstRun(r); slow {
+		ws = append(ws, warning{text: fmt.Sprintf("The first benchmarking run for this benchmark was significantly slower than the rest (%s). "+
+			"This could be caused by caches (page cache, CPU frequency) that were not warm until after the first run. "+
+			"You should consider using the '--warmup' option to warm them up before the actual benchmark.", u.Format(first))})
+	} else if r.Outliers > 0 {
+		ws = append(ws, warning{text: fmt.Sprintf("Statistical outliers were detected (%d of %d runs). "+
+			"Consider re-running this benchmark on a quiet system without any interferences from other programs. "+
+			"It might help to use the '--warmup' or '--pin' options.", r.Outliers, ok)})
+	}
+	if ok >= 2 && r.Mean > 0 && r.Stddev/r.Mean > MaxCV {
+		ws = append(ws, warning{text: fmt.Sprintf("The coefficient of variation is %.1f%% (above %.0f%%): the runs vary a lot. "+
+			"Consider a quieter machine, '--pin', or more runs.", 100*r.Stddev/r.Mean, 100*MaxCV)})
+	}
+	if ok > 0 && ok < MinRuns {
+		ws = append(ws, warning{text: fmt.Sprintf("Only %d successful run%s: too few for a reliable mean and σ (use '--min-runs %d' or more).",
+			ok, plural(ok), MinRuns)})
+	}
+	for _, x := range r.Warnings {
+		ws = append(ws, warning{text: x})
+	}
+	if failed := len(r.Runs) - ok; failed > 0 {
+		verb := "are"
+		if failed == 1 {
+			verb = "is"
+		}
+		ws = append(ws, warning{text: fmt.Sprintf("%d of %d runs failed and %s left out of the statistics:",
+			failed, len(r.Runs), verb), details: failureDetails(r)})
+	}
+	return ws
+}
+
+// failureDetails describes the first maxFailureDetails failed runs: the
+// reason, then the tail of stderr indented below it.
+func failureDetails(r *harness.Result) []string {
+	var out []string
+	shown, failed := 0, 0
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		if !run.Failed {
+			continue
+		}
+		failed++
+		if shown == maxFailureDetails {
+			continue
+		}
+		shown++
+		reason := strings.TrimSpace(run.Error)
+		if reason == "" {
+			reason = "no reason recorded"
+		}
+		out = append(out, fmt.Sprintf("  run %d of %d: %s", i+1, len(r.Runs), reason))
+		tail := strings.Split(strings.TrimRight(run.StderrTail, " \t\r\n"), "\n")
+		if len(tail) > maxStderrLines {
+			tail = tail[len(tail)-maxStderrLines:]
+		}
+		if len(tail) == 1 && strings.TrimSpace(tail[0]) == "" {
+			continue // no stderr recorded
+		}
+		for _, l := range tail {
+			if l = strings.TrimRight(l, " \t\r"); l == "" {
+				out = append(out, "")
+			} else {
+				out = append(out, "      "+l)
+			}
+		}
+	}
+	if failed > shown {
+		out = append(out, fmt.Sprintf("  … and %d more failed run%s", failed-shown, plural(failed-shown)))
+	}
+	return out
+}
+
+// slowFirstRun reports whether the first successful run (in session order)
+// is an outlier on the slow side by hyperfine's test: its modified z-score
+// (x - median) / MAD exceeds OutlierThreshold. It also returns that run's
+// time in seconds.
+func slowFirstRun(r *harness.Result) (float64, bool) {
+	var runs []harness.Run
+	for _, run := range r.Runs {
+		if !run.Failed {
+			runs = append(runs, run)
+		}
+	}
+	if len(runs) < 3 {
+		return 0, false // a median of one or two runs says nothing
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
+	xs := make([]float64, len(runs))
+	for i, run := range runs {
+		xs[i] = float64(run.WallNs) / 1e9
+	}
+	med := median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	mad := math.Max(median(dev), math.SmallestNonzeroFloat64)
+	return xs[0], (xs[0]-med)/mad > OutlierThreshold
+}
+
+// median returns the median of xs (the mean of the two middle values for an
+// even count) without modifying xs; NaN for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// Warnings prints machine- or file-level warnings, one per line, each
+// prefixed by "Warning:" (yellow when the style has colour).
+func Warnings(w io.Writer, warnings []string, o Options) {
+	p := painter(o.Style.Color())
+	for _, x := range warnings {
+		fmt.Fprintf(w, "%s: %s\n", p.paint("Warning", ansiYellow), x)
+	}
+}

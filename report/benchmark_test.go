@@ -1,0 +1,197 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// render calls print with each style and checks what every output must
+// satisfy: no escape codes without colour, and the coloured output is the
+// plain one with escape codes added. It returns the plain output.
+func render(t *testing.T, print func(*bytes.Buffer, Options), o Options) string {
+	t.Helper()
+	var plain bytes.Buffer
+	o.Style = Basic
+	print(&plain, o)
+	for _, s := range []Style{Basic, NoColor, AutoStyle, None} {
+		var b bytes.Buffer
+		o.Style = s
+		print(&b, o)
+		if ansi.Match(b.Bytes()) || strings.Contains(b.String(), "\x1b") {
+			t.Errorf("style %v: output has escape codes:\n%q", s, b.String())
+		}
+	}
+	for _, s := range []Style{Full, ColorOnly} {
+		var b bytes.Buffer
+		o.Style = s
+		print(&b, o)
+		if got := ansi.ReplaceAllString(b.String(), ""); got != plain.String() {
+			t.Errorf("style %v without its escape codes differs from basic:\n%s\nwant\n%s", s, got, plain.String())
+		}
+	}
+	return plain.String()
+}
+
+func TestBenchmarkBlock(t *testing.T) {
+	f := seedFile()
+	r := &f.Results[0]
+	r.UserMean, r.SysMean = 3.102, 0.101
+	var colored bytes.Buffer
+	Benchmark(&colored, f, 1, r, Options{Style: Full})
+	if !strings.Contains(colored.String(), ansiGreen) {
+		t.Errorf("full style has no colour:\n%q", colored.String())
+	}
+	got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+	want := "Benchmark 1: boxroot\n" +
+		"  Time (mean ± σ):      1.686 s ±  0.013 s    [User: 3.102 s, System: 0.101 s]\n" +
+		"  Range (min … max):    1.670 s …  1.710 s    10 runs\n" +
+		"  Per cell:            16.46 ns/cell    60.74 M cells/s\n"
+	if got != want {
+		t.Errorf("Benchmark block:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestBenchmarkUnitsAndCalls(t *testing.T) {
+	f := seedFile()
+	f.Unit = "call"
+	r := &f.Results[1]
+	got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 7, r, o) }, Options{})
+	for _, want := range []string{"Benchmark 7: ocaml", "  Time (mean ± σ):     776.0 ms ±  12.0 ms", "760.0 ms … 790.0 ms", "Per call:", "7.58 ns/call", "M calls/s"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	got = render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, nil, 1, r, o) }, Options{Unit: Second})
+	if !strings.Contains(got, "0.776 s ±  0.012 s") || !strings.Contains(got, "ns/cell") {
+		t.Errorf("explicit seconds, nil file:\n%s", got)
+	}
+}
+
+func TestBenchmarkSingleRun(t *testing.T) {
+	f := seedFile()
+	r := result("once", 1.5, 0, 1.5, 1.5, 1.5)
+	got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+	if !strings.Contains(got, "Time (abs ≡):") || !strings.Contains(got, "1.500 s") || strings.Contains(got, "Range") {
+		t.Errorf("single run should print hyperfine's abs line and no range:\n%s", got)
+	}
+	if !strings.Contains(got, "Warning: Only 1 successful run:") {
+		t.Errorf("single run should warn about too few runs:\n%s", got)
+	}
+}
+
+func TestBenchmarkWarnings(t *testing.T) {
+	f := seedFile()
+
+	t.Run("slow first run", func(t *testing.T) {
+		r := result("cold", 1.3, 0.8, 0.99, 3.0, 1.0, 1.01, 0.99, 1.0, 1.02, 3.0)
+		// The slow run is last in the slice but first in the session.
+		for i := range r.Runs {
+			r.Runs[i].Index = i + 1
+		}
+		r.Runs[5].Index = 0
+		r.Outliers = 1
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		if !strings.Contains(got, "Warning: The first benchmarking run for this benchmark was significantly slower than the rest (3.000 s).") {
+			t.Errorf("no slow-first-run warning:\n%s", got)
+		}
+		if strings.Contains(got, "Statistical outliers") {
+			t.Errorf("hyperfine reports a slow first run instead of, not besides, outliers:\n%s", got)
+		}
+	})
+
+	t.Run("outliers", func(t *testing.T) {
+		r := f.Results[0]
+		r.Outliers = 2
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		if !strings.Contains(got, "Warning: Statistical outliers were detected (2 of 10 runs). Consider re-running this benchmark on a quiet system without any interferences from other programs.") {
+			t.Errorf("no outlier warning:\n%s", got)
+		}
+		if strings.Contains(got, "first benchmarking run") {
+			t.Errorf("the first run is not slow here:\n%s", got)
+		}
+	})
+
+	t.Run("quiet", func(t *testing.T) {
+		r := f.Results[0]
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		if strings.Contains(got, "Warning") {
+			t.Errorf("a steady benchmark has no warnings:\n%s", got)
+		}
+	})
+
+	t.Run("noisy and few", func(t *testing.T) {
+		r := result("noisy", 1.0, 0.1, 0.9, 1.1, 0.9, 1.0, 1.1)
+		r.Warnings = []string{"harness says hello"}
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		for _, want := range []string{
+			"Warning: The coefficient of variation is 10.0% (above 5%)",
+			"Warning: Only 3 successful runs: too few",
+			"Warning: harness says hello",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("output lacks %q:\n%s", want, got)
+			}
+		}
+	})
+
+	t.Run("failed runs", func(t *testing.T) {
+		r := result("flaky", 1.0, 0.001, 0.999, 1.001, 1, 1, 1, 1, 1, 0.999, 1.001, 1, 1, 1)
+		for i := 0; i < 5; i++ {
+			r.Runs[i].Failed = true
+			r.Runs[i].Error = "exit status 2"
+			r.Runs[i].StderrTail = "panic: flaky: double delete\n\ngoroutine 1 [running]:\n"
+		}
+		r.Runs[2].StderrTail = ""
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		for _, want := range []string{
+			"5 runs",
+			"Warning: 5 of 10 runs failed and are left out of the statistics:\n    run 1 of 10: exit status 2\n        panic: flaky: double delete\n\n        goroutine 1 [running]:\n    run 2 of 10: exit status 2\n",
+			"    run 3 of 10: exit status 2\n    … and 2 more failed runs\n",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("output lacks %q:\n%s", want, got)
+			}
+		}
+	})
+
+	t.Run("all failed", func(t *testing.T) {
+		r := result("broken", 0, 0, 0, 0, 1, 1)
+		for i := range r.Runs {
+			r.Runs[i].Failed = true
+			r.Runs[i].Error = "timeout after 30s"
+		}
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 2, &r, o) }, Options{})
+		if !strings.Contains(got, "All 2 runs failed: no statistics.") || strings.Contains(got, "Time (") ||
+			!strings.Contains(got, "run 2 of 2: timeout after 30s") {
+			t.Errorf("all-failed block:\n%s", got)
+		}
+	})
+}
+
+func TestWarnings(t *testing.T) {
+	ws := []string{"CPU frequency scaling is on", "load average is 3.2"}
+	got := render(t, func(b *bytes.Buffer, o Options) { Warnings(b, ws, o) }, Options{})
+	if want := "Warning: CPU frequency scaling is on\nWarning: load average is 3.2\n"; got != want {
+		t.Errorf("Warnings = %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	Warnings(&b, ws, Options{Style: Full})
+	if !strings.Contains(b.String(), ansiYellow+"Warning"+ansiReset) {
+		t.Errorf("coloured warning is not yellow: %q", b.String())
+	}
+}
+
+func TestSlowFirstRunNeedsThreeRuns(t *testing.T) {
+	r := result("two", 2, 1.4, 1, 3, 3, 1)
+	if _, slow := slowFirstRun(&r); slow {
+		t.Error("two runs cannot show a slow first run")
+	}
+	r = result("three", 1.7, 1.1, 1, 3, 3, 1, 1.001)
+	if first, slow := slowFirstRun(&r); !slow || first != 3 {
+		t.Errorf("slowFirstRun = %v, %v; want 3, true", first, slow)
+	}
+}

@@ -1,0 +1,29 @@
+package export
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+// JSON writes f as the complete results file: schema rootbench/v1, indented
+// by two spaces, every run kept, so that harness.Decode reads it back
+// unchanged. HTML characters are not escaped (stderr tails stay readable).
+// Non-finite numbers (NaN, ±Inf) have no JSON form and make JSON fail.
+func JSON(w io.Writer, f *harness.File) error {
+	if f == nil {
+		return errors.New("JSON export: no results file")
+	}
+	c := *f
+	c.Schema = harness.Schema
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&c); err != nil {
+		return fmt.Errorf("encode results as JSON: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// rowCells returns the cells of the table row whose label is name.
+func rowCells(t *testing.T, out, name string) []string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		parts := strings.Split(l, "│")
+		if len(parts) > 2 && strings.TrimSpace(parts[1]) == name {
+			var cells []string
+			for _, p := range parts[2 : len(parts)-1] {
+				cells = append(cells, strings.TrimSpace(p))
+			}
+			return cells
+		}
+	}
+	t.Fatalf("no row %q in\n%s", name, out)
+	return nil
+}
+
+func TestGCTable(t *testing.T) {
+	r := result("boxroot batch-size=16", 1.2, 0.158, 1.0, 1.4, 1.0, 1.2, 1.1, 1.4, 1.3, 9.9)
+	r.Runs[5].Failed = true // its 9.9 s must not count
+	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &r, o) }, Options{})
+
+	lines := strings.Split(got, "\n")
+	if lines[0] != "GC: boxroot batch-size=16 (5 successful runs)" {
+		t.Errorf("title = %q", lines[0])
+	}
+	if !strings.HasPrefix(lines[1], "┌") || !strings.HasPrefix(lines[4], "├") || !strings.HasPrefix(lines[9], "└") {
+		t.Errorf("not a box table with a two-line header:\n%s", got)
+	}
+	names, units := strings.Fields(strings.NewReplacer("│", " ").Replace(lines[2])), strings.Fields(strings.NewReplacer("│", " ").Replace(lines[3]))
+	if strings.Join(names, " ") != "total time gc time gc cpu max pause stopping time peak heap peak RSS" {
+		t.Errorf("header names = %q", names)
+	}
+	if strings.Join(units, " ") != "ms ms % ms µs MB MB" {
+		t.Errorf("header units = %q", units)
+	}
+	// Runs 0-4 of the fixture: walls 1.0 1.2 1.1 1.4 1.3 s; GC CPU 100+10i ms;
+	// gc cpu 5+i %; max pause 0.25+0.01i ms; stopping 1+0.1i µs; peak heap
+	// 4+0.5i MB; peak RSS 20+i MB.
+	want := map[string]string{
+		"minimum": "1000 100 5.0 0.25 1.0 4.0 20.0",
+		"median":  "1200 120 7.0 0.27 1.2 5.0 22.0",
+		"maximum": "1400 140 9.0 0.29 1.4 6.0 24.0",
+		"stdev":   "158 16 1.6 0.02 0.2 0.8 1.6",
+	}
+	for _, name := range []string{"minimum", "median", "maximum", "stdev"} {
+		if cells := strings.Join(rowCells(t, got, name), " "); cells != want[name] {
+			t.Errorf("%s row = %q, want %q", name, cells, want[name])
+		}
+	}
+	if i, j := lineIndex(got, "│ minimum"), lineIndex(got, "│   stdev"); !(i == 5 && j == 8) {
+		t.Errorf("rows out of place or labels not right-aligned:\n%s", got)
+	}
+}
+
+func TestGCTableEdgeCases(t *testing.T) {
+	one := result("once", 1, 0, 1, 1, 1)
+	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &one, o) }, Options{})
+	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat("-", 7) {
+		t.Errorf("a single run has no standard deviation: %q", cells)
+	}
+	none := result("broken", 0, 0, 0, 0, 1)
+	none.Runs[0].Failed = true
+	got = render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &none, o) }, Options{})
+	if !strings.Contains(got, "(0 successful runs)") || !strings.Contains(got, "no successful runs") || strings.Contains(got, "┌") {
+		t.Errorf("GC table of failures only:\n%s", got)
+	}
+}

@@ -1,0 +1,230 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+// lineIndex returns the index of the first line of out containing s, or -1.
+func lineIndex(out, s string) int {
+	for i, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestSummaryReferenceFastest(t *testing.T) {
+	f := seedFile()
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	// The seed's published figures: boxroot 2.17 ± 0.04, ocaml-ref 3.45 ± 0.05
+	// relative to ocaml, from the same means and deviations.
+	want := "  'ocaml' ran 2.17 ± 0.04 times faster than 'boxroot'\n" +
+		"  'ocaml' ran 3.45 ± 0.05 times faster than 'ocaml-ref'\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("summary sentences:\n%s\nwant suffix\n%s", got, want)
+	}
+	if !strings.HasPrefix(got, "Summary\n┌") {
+		t.Errorf("summary should start with its title and a box table:\n%s", got)
+	}
+	for _, s := range []string{"│ Cell", "Mean [s]", "± σ", "ns/cell", "Relative (± σ)",
+		"│ ocaml (reference) │    0.776 │ 0.012 │    7.58 │           1.00 │",
+		"│ boxroot           │    1.686 │ 0.013 │   16.46 │    2.17 ± 0.04 │"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("summary lacks %q:\n%s", s, got)
+		}
+	}
+	// auto sorts a comparison of cells by mean: ocaml, boxroot, ocaml-ref.
+	if a, b, c := lineIndex(got, "│ ocaml (reference)"), lineIndex(got, "│ boxroot"), lineIndex(got, "│ ocaml-ref"); !(a < b && b < c) {
+		t.Errorf("rows not fastest first (lines %d %d %d):\n%s", a, b, c, got)
+	}
+}
+
+func TestSummaryReferenceNotFastest(t *testing.T) {
+	f := seedFile()
+	f.Reference = "boxroot"
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	want := "  'boxroot' ran 2.17 ± 0.04 times slower than 'ocaml'\n" +
+		"  'boxroot' ran 1.59 ± 0.01 times faster than 'ocaml-ref'\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("summary sentences:\n%s\nwant suffix\n%s", got, want)
+	}
+	if !strings.Contains(got, "│ boxroot (reference) │") || !strings.Contains(got, "0.46 ± 0.01") {
+		t.Errorf("reference row or relative column wrong:\n%s", got)
+	}
+}
+
+func TestSummaryOrderAndFailures(t *testing.T) {
+	f := seedFile()
+	f.Results[2].Runs = f.Results[2].Runs[:2]
+	for i := range f.Results[2].Runs {
+		f.Results[2].Runs[i].Failed = true
+	}
+	f.Results[2].Mean = 0
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{Sort: SortCell, Unit: Millisecond})
+	if a, b, c := lineIndex(got, "│ boxroot"), lineIndex(got, "│ ocaml (reference)"), lineIndex(got, "│ ocaml-ref"); !(a < b && b < c) {
+		t.Errorf("--sort cell should keep the input order (lines %d %d %d):\n%s", a, b, c, got)
+	}
+	if !strings.Contains(got, "Mean [ms]") || !strings.Contains(got, "1686.0") {
+		t.Errorf("explicit ms unit not used:\n%s", got)
+	}
+	if cells := strings.Join(rowCells(t, got, "ocaml-ref"), " "); cells != "failed - - -" || strings.Contains(got, "than 'ocaml-ref'") {
+		t.Errorf("a result without successful runs shows as failed, without a sentence:\n%s", got)
+	}
+
+	// A parameter scan keeps the input order under auto.
+	f = seedFile()
+	f.Results[0].Params = map[string]string{"batch-size": "16"}
+	got = render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	if a, b := lineIndex(got, "│ boxroot"), lineIndex(got, "│ ocaml (reference)"); !(a < b) {
+		t.Errorf("auto should keep a scan in input order:\n%s", got)
+	}
+	got = render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{Sort: SortMean})
+	if a, b := lineIndex(got, "│ boxroot"), lineIndex(got, "│ ocaml (reference)"); !(b < a) {
+		t.Errorf("--sort mean should put the fastest first:\n%s", got)
+	}
+
+	// Nothing measured.
+	for i := range f.Results {
+		f.Results[i].Runs = nil
+	}
+	got = render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	if !strings.Contains(got, "nothing to compare") {
+		t.Errorf("summary of failures only:\n%s", got)
+	}
+}
+
+var sentence = regexp.MustCompile(`^'r(\d+)' ran (\d+\.\d\d)(?: ± (\d+\.\d\d))? times (faster|slower) than 'r(\d+)'$`)
+
+// TestSentencesProperty checks, for random means and deviations and any
+// reference, that there is one sentence per other result, that it says
+// "faster" exactly when the other result is slower than the reference, and
+// that its factor is the ratio of the slower mean over the faster one.
+func TestSentencesProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 6).Draw(t, "n")
+		f := &harness.File{Schema: harness.Schema, Unit: "cell"}
+		for i := 0; i < n; i++ {
+			mean := rapid.Float64Range(0.001, 100).Draw(t, fmt.Sprintf("mean%d", i))
+			sd := rapid.Float64Range(0, mean/10).Draw(t, fmt.Sprintf("sd%d", i))
+			f.Results = append(f.Results, harness.Result{Label: fmt.Sprintf("r%d", i), Mean: mean, Stddev: sd,
+				Runs: []harness.Run{{WallNs: 1, Cells: 1}, {WallNs: 1, Cells: 1}}})
+		}
+		refIdx := rapid.IntRange(0, n-1).Draw(t, "ref")
+		f.Reference = f.Results[refIdx].Label
+		ref := f.Results[refIdx]
+		sort := rapid.SampledFrom([]string{SortAuto, SortCell, SortMean}).Draw(t, "sort")
+		lines := Sentences(f, Options{Sort: sort})
+		if len(lines) != n-1 {
+			t.Fatalf("%d sentences for %d results: %q", len(lines), n, lines)
+		}
+		seen := map[string]bool{}
+		for _, l := range lines {
+			m := sentence.FindStringSubmatch(l)
+			if m == nil {
+				if strings.Contains(l, "as fast as") {
+					continue
+				}
+				t.Fatalf("sentence %q does not parse", l)
+			}
+			if "r"+m[1] != ref.Label {
+				t.Fatalf("sentence %q does not start with the reference %s", l, ref.Label)
+			}
+			o, _ := strconv.Atoi(m[5])
+			if seen[m[5]] || o == refIdx {
+				t.Fatalf("sentence %q repeats a result or compares the reference with itself", l)
+			}
+			seen[m[5]] = true
+			other := f.Results[o]
+			factor, _ := strconv.ParseFloat(m[2], 64)
+			wantWord, wantFactor := "faster", other.Mean/ref.Mean
+			if other.Mean < ref.Mean {
+				wantWord, wantFactor = "slower", ref.Mean/other.Mean
+			}
+			if m[4] != wantWord || math.Abs(factor-wantFactor) > 0.0051 || factor < 0.995 {
+				t.Fatalf("sentence %q: want %s by %.4f (means %g and %g)", l, wantWord, wantFactor, ref.Mean, other.Mean)
+			}
+		}
+	})
+}
+
+func TestReferenceAndRelative(t *testing.T) {
+	f := seedFile()
+	if r := Reference(f); r == nil || r.Label != "ocaml" {
+		t.Fatalf("Reference = %v, want ocaml", r)
+	}
+	f.Reference = "no-such-cell"
+	if r := Reference(f); r == nil || r.Label != "ocaml" {
+		t.Errorf("unknown reference label should fall back to the fastest, got %v", r)
+	}
+	f.Reference = "ocaml-ref"
+	f.Results[2].Runs[0].Failed = true // still has successful runs
+	if r := Reference(f); r == nil || r.Label != "ocaml-ref" {
+		t.Errorf("Reference = %v, want ocaml-ref", r)
+	}
+	for i := range f.Results[2].Runs {
+		f.Results[2].Runs[i].Failed = true
+	}
+	if r := Reference(f); r == nil || r.Label != "ocaml" {
+		t.Errorf("a reference without successful runs should fall back to the fastest, got %v", r)
+	}
+	if _, _, ok := Relative(&f.Results[2], &f.Results[1]); ok {
+		t.Error("Relative of a result without successful runs should not be ok")
+	}
+	ref := &f.Results[1]
+	if x, sd, ok := Relative(ref, ref); !ok || x != 1 || sd != 0 {
+		t.Errorf("Relative(ref, ref) = %v ± %v, %v; want exactly 1 ± 0", x, sd, ok)
+	}
+	x, sd, ok := Relative(&f.Results[0], ref)
+	wantX := 1.686 / 0.776
+	wantSD := wantX * math.Sqrt(math.Pow(0.013/1.686, 2)+math.Pow(0.012/0.776, 2))
+	if !ok || math.Abs(x-wantX) > 1e-12 || math.Abs(sd-wantSD) > 1e-12 {
+		t.Errorf("Relative = %v ± %v, want %v ± %v", x, sd, wantX, wantSD)
+	}
+	if Reference(&harness.File{}) != nil {
+		t.Error("an empty file has no reference")
+	}
+}
+
+func TestTableUnitAndOrder(t *testing.T) {
+	f := seedFile()
+	if u := TableUnit(f, Auto); u != Second {
+		t.Errorf("TableUnit = %v, want s (slowest mean 2.681 s)", u)
+	}
+	if u := TableUnit(f, Nanosecond); u != Nanosecond {
+		t.Errorf("explicit unit not kept: %v", u)
+	}
+	for i := range f.Results {
+		f.Results[i].Mean /= 1000
+	}
+	if u := TableUnit(f, Auto); u != Millisecond {
+		t.Errorf("TableUnit = %v, want ms", u)
+	}
+	if got := fmt.Sprint(Order(f, SortMean)); got != "[1 0 2]" {
+		t.Errorf("Order(mean) = %s", got)
+	}
+	if got := fmt.Sprint(Order(f, SortCell)); got != "[0 1 2]" {
+		t.Errorf("Order(cell) = %s", got)
+	}
+}
+
+func TestParseSort(t *testing.T) {
+	for in, want := range map[string]string{"": SortAuto, "AUTO": SortAuto, "cell": SortCell, "command": SortCell, "mean": SortMean, "mean-time": SortMean} {
+		if got, err := ParseSort(in); err != nil || got != want {
+			t.Errorf("ParseSort(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseSort("median"); err == nil || !strings.Contains(err.Error(), `"median"`) || !strings.Contains(err.Error(), "auto, cell") {
+		t.Errorf("ParseSort(median) error = %v", err)
+	}
+}
