@@ -21,7 +21,13 @@ type File struct {
 	FinishedAt time.Time `json:"finished_at,omitempty"`
 	// Partial marks a file written before the run finished (after an
 	// interruption, or while samples are still arriving).
-	Partial  bool     `json:"partial,omitempty"`
+	Partial bool `json:"partial,omitempty"`
+	// Warmup is the number of unmeasured warm-up runs each benchmark had, and
+	// Order the run order ("interleaved" or "grouped"); both are run
+	// control recorded as metadata (the slow-first-run warning depends on
+	// Warmup).
+	Warmup   int      `json:"warmup,omitempty"`
+	Order    string   `json:"order,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Results  []Result `json:"results"`
 }
@@ -107,6 +113,10 @@ type Run struct {
 	SysNs         int64 `json:"sys_ns"`
 	PeakRSSBytes  int64 `json:"peak_rss_bytes"`
 
+	// Outlier marks a successful run whose workload wall time has a modified
+	// z-score above the outlier threshold (set by Summarize).
+	Outlier bool `json:"outlier,omitempty"`
+
 	// Failed runs keep the reason and the tail of the worker's stderr.
 	Failed     bool   `json:"failed,omitempty"`
 	Error      string `json:"error,omitempty"`
@@ -122,7 +132,7 @@ type GC struct {
 	CPUDedicatedNs int64   `json:"cpu_dedicated_ns"` // /cpu/classes/gc/mark/dedicated
 	CPUIdleNs      int64   `json:"cpu_idle_ns"`      // /cpu/classes/gc/mark/idle
 	CPUPauseNs     int64   `json:"cpu_pause_ns"`     // /cpu/classes/gc/pause
-	CPUPercent     float64 `json:"cpu_percent"`      // GC CPU as a percent of all CPU the process used
+	CPUPercent     float64 `json:"cpu_percent"`      // GC CPU as a percent of GOMAXPROCS × wall time (see Measure)
 	MaxPauseNs     int64   `json:"max_pause_ns"`     // exact, from MemStats.PauseNs
 	TotalPauseNs   int64   `json:"total_pause_ns"`   // total stop-the-world time
 	StoppingNs     int64   `json:"stopping_ns"`      // total time to stop the world (time to safepoint)

@@ -1,0 +1,149 @@
+package harness
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+)
+
+var sink [][]byte
+
+func TestMeasureGC(t *testing.T) {
+	const live = 8 << 20
+	run, err := Measure(func() (int64, map[string]int64, error) {
+		// 8 MiB kept live to the end, and 24 MiB of 64-byte garbage: more
+		// than the 4 MiB initial heap goal, so the GC must run.
+		keep := make([]byte, live)
+		for i := 0; i < 24<<20/64; i++ {
+			sink = append(sink[:0], make([]byte, 64))
+		}
+		keep[len(keep)-1] = 1
+		runtime.KeepAlive(keep)
+		return 42, map[string]int64{"pools": 3}, nil
+	})
+	sink = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := run.GC
+	if run.Cells != 42 || run.Stats["pools"] != 3 || run.WallNs <= 0 {
+		t.Errorf("cells %d stats %v wall %d: not passed through", run.Cells, run.Stats, run.WallNs)
+	}
+	if g.Cycles < 1 {
+		t.Fatalf("GC cycles = %d: 32 MiB allocated should trigger the GC", g.Cycles)
+	}
+	if g.HeapAllocBytes < 32<<20 || g.HeapAllocObjs < 24<<20/64 {
+		t.Errorf("allocated %d bytes / %d objects, want at least 32 MiB and %d objects", g.HeapAllocBytes, g.HeapAllocObjs, 24<<20/64)
+	}
+	if g.PeakHeapBytes < live {
+		t.Errorf("peak heap %d, want at least the %d bytes kept live", g.PeakHeapBytes, live)
+	}
+	if g.MaxPauseNs <= 0 || g.TotalPauseNs < g.MaxPauseNs {
+		t.Errorf("max pause %d, total pause %d: want 0 < max <= total", g.MaxPauseNs, g.TotalPauseNs)
+	}
+	if g.CPUTotalNs <= 0 || g.CPUPercent <= 0 || g.CPUPercent > 100 {
+		t.Errorf("GC CPU %dns = %.2f%%: want positive and at most 100%%", g.CPUTotalNs, g.CPUPercent)
+	}
+	if parts := g.CPUAssistNs + g.CPUDedicatedNs + g.CPUIdleNs + g.CPUPauseNs; math.Abs(float64(parts-g.CPUTotalNs)) > 1000 {
+		t.Errorf("GC CPU classes sum to %d, total is %d", parts, g.CPUTotalNs)
+	}
+	if g.StoppingNs < 0 || g.MaxStoppingNs < 0 || (g.StoppingNs > 0 && g.MaxStoppingNs == 0) {
+		t.Errorf("stopping %d max %d", g.StoppingNs, g.MaxStoppingNs)
+	}
+}
+
+func TestMeasureQuiet(t *testing.T) {
+	// A workload that does not allocate sees no GC (Measure collected
+	// before it started).
+	run, err := Measure(func() (int64, map[string]int64, error) {
+		time.Sleep(5 * time.Millisecond)
+		return 1, nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.GC.Cycles != 0 || run.GC.CPUTotalNs != 0 || run.GC.MaxPauseNs != 0 {
+		t.Errorf("idle workload: %+v, want no GC", run.GC)
+	}
+	if run.WallNs < (5 * time.Millisecond).Nanoseconds() {
+		t.Errorf("wall %v, want at least the 5ms sleep", time.Duration(run.WallNs))
+	}
+}
+
+func TestMeasureError(t *testing.T) {
+	boom := errors.New("wrong value")
+	run, err := Measure(func() (int64, map[string]int64, error) { return 7, nil, boom })
+	if !errors.Is(err, boom) || run.Cells != 7 {
+		t.Errorf("Measure = (%+v, %v), want fn's error and figures", run, err)
+	}
+}
+
+func TestMeasurePanicStopsSampler(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = Measure(func() (int64, map[string]int64, error) { panic("boom") })
+	}()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after a panicking workload, %d before: the sampler leaked", n, before)
+	}
+}
+
+func TestMaxPause(t *testing.T) {
+	var ring [256]uint64
+	for i := range ring {
+		ring[i] = uint64(i + 1) // cycle k is at (k-1)%256: pause k
+	}
+	for _, c := range []struct {
+		before, after uint32
+		want          uint64
+		ok            bool
+	}{
+		{10, 10, 0, true},  // no cycle
+		{10, 13, 13, true}, // cycles 11..13 at 10..12
+		// Cycles 251..256 at 250..255 (pauses 251..256), then 257..260 at
+		// 0..3 (pauses 1..4).
+		{250, 260, 256, true},
+		{0, 256, 256, true}, // exactly the whole ring
+		{0, 257, 0, false},  // overwritten: not exact any more
+		// NumGC wrapped around: cycles 2^32-1 (at 254), 2^32 = 0 (at 255)
+		// and 1 (at 0).
+		{1<<32 - 2, 1, 256, true},
+	} {
+		got, ok := maxPause(c.before, c.after, &ring)
+		if got != c.want || ok != c.ok {
+			t.Errorf("maxPause(%d, %d) = %d, %v; want %d, %v", c.before, c.after, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestHist(t *testing.T) {
+	inf := math.Inf(1)
+	h := hist{
+		counts:  []uint64{1, 0, 2, 3, 0},
+		buckets: []float64{math.Inf(-1), 1, 2, 4, 8, inf},
+	}
+	// 1·1 (the -Inf bucket counts at its upper bound) + 2·3 + 3·6 = 25.
+	if got := h.midpointSum(); got != 25 {
+		t.Errorf("midpointSum = %v, want 25", got)
+	}
+	if got := h.max(); got != 8 {
+		t.Errorf("max = %v, want 8 (upper bound of [4,8))", got)
+	}
+	h.counts[4] = 1 // a value in [8, +Inf): counts at 8
+	if got, want := h.midpointSum(), 33.0; got != want {
+		t.Errorf("midpointSum with the +Inf bucket = %v, want %v", got, want)
+	}
+	if got := h.max(); got != 8 {
+		t.Errorf("max with the +Inf bucket = %v, want its finite bound 8", got)
+	}
+	if (hist{}).max() != 0 || (hist{}).midpointSum() != 0 {
+		t.Errorf("empty histogram should give 0")
+	}
+}

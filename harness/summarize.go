@@ -1,0 +1,236 @@
+package harness
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rootbench/rootbench/harness/stats"
+)
+
+// Summarize (re)computes every Result's statistics, outlier flags, warnings
+// and relative figures from its runs, so that a loaded file can be trusted
+// whatever wrote it. Only successful runs enter the statistics.
+//
+// The relative figures use f.Reference: a label, or a cell name when exactly
+// one result has that cell; "" means the fastest result (lowest mean), whose
+// label is then stored in f.Reference. A reference that names no result, or
+// one without successful runs, falls back to the fastest with a warning in
+// f.Warnings. The reference's own Relative is 1 with RelativeStddev 0.
+//
+// Summarize is idempotent: it replaces each Result's warnings and adds a
+// file warning only when it is not already present.
+func Summarize(f *File) {
+	for i := range f.Results {
+		summarizeResult(&f.Results[i], f.Warmup)
+	}
+	ref, warn := pickReference(f)
+	if warn != "" && !slices.Contains(f.Warnings, warn) {
+		f.Warnings = append(f.Warnings, warn)
+	}
+	if ref < 0 {
+		for i := range f.Results {
+			f.Results[i].Relative, f.Results[i].RelativeStddev = 0, 0
+		}
+		return
+	}
+	f.Reference = f.Results[ref].Label
+	rr := &f.Results[ref]
+	refN := successful(rr)
+	for i := range f.Results {
+		r := &f.Results[i]
+		r.Relative, r.RelativeStddev = 0, 0
+		if i == ref {
+			r.Relative = 1
+			continue
+		}
+		ratio, sd, ok := stats.Relative(r.Mean, r.Stddev, rr.Mean, rr.Stddev)
+		if !ok {
+			continue
+		}
+		r.Relative = ratio
+		// Like hyperfine, no uncertainty without a standard deviation on
+		// both sides.
+		if successful(r) > 1 && refN > 1 {
+			r.RelativeStddev = sd
+		}
+	}
+}
+
+// successful counts a result's successful runs.
+func successful(r *Result) int {
+	n := 0
+	for _, run := range r.Runs {
+		if !run.Failed {
+			n++
+		}
+	}
+	return n
+}
+
+// summarizeResult computes one result's statistics and warnings. warmup is
+// the file's warm-up count (for the slow-first-run hint).
+func summarizeResult(r *Result, warmup int) {
+	var wall, user, sys []float64
+	var cells, wallNs float64
+	var firstErr string
+	r.Failed = 0
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		run.Outlier = false
+		if run.Failed {
+			r.Failed++
+			if firstErr == "" {
+				firstErr = run.Error
+			}
+			continue
+		}
+		wall = append(wall, float64(run.WallNs)/1e9)
+		user = append(user, float64(run.UserNs)/1e9)
+		sys = append(sys, float64(run.SysNs)/1e9)
+		cells += float64(run.Cells)
+		wallNs += float64(run.WallNs)
+	}
+	s := stats.Describe(wall)
+	r.Mean, r.Stddev, r.Median, r.Min, r.Max, r.CV = s.Mean, s.Stddev, s.Median, s.Min, s.Max, s.CV
+	r.UserMean = stats.Describe(user).Mean
+	r.SysMean = stats.Describe(sys).Mean
+	r.NsPerCell, r.CellsPerSec = 0, 0
+	if cells > 0 && wallNs > 0 {
+		r.NsPerCell = wallNs / cells
+		r.CellsPerSec = cells / (wallNs / 1e9)
+	}
+	flags, n := stats.Outliers(wall)
+	r.Outliers = n
+	j := 0
+	for i := range r.Runs {
+		if !r.Runs[i].Failed {
+			r.Runs[i].Outlier = flags[j]
+			j++
+		}
+	}
+
+	r.Warnings = nil
+	if r.Failed > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"%d of %d runs failed and are left out of the statistics (first failure: %s).",
+			r.Failed, len(r.Runs), firstErr))
+	}
+	if len(wall) == 0 {
+		if len(r.Runs) > 0 {
+			r.Warnings = append(r.Warnings, "No successful runs: there are no statistics for this benchmark.")
+		}
+		return
+	}
+	// hyperfine's two outlier warnings, the first taking precedence.
+	if stats.SlowFirstRun(wall) {
+		r.Warnings = append(r.Warnings, slowFirstRunWarning(wall[0], warmup))
+	} else if n > 0 {
+		w := "Statistical outliers were detected. Consider re-running this benchmark on a quiet system without any interferences from other programs."
+		if warmup == 0 {
+			w += " It might help to use the '--warmup' option."
+		}
+		r.Warnings = append(r.Warnings, w)
+	}
+	if s.N > 1 && s.CV > stats.CVWarnThreshold {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"The coefficient of variation is %.1f%% (above %.0f%%): the runs vary a lot. Consider a quieter system, --pin, or more runs.",
+			100*s.CV, 100*stats.CVWarnThreshold))
+	}
+	for _, w := range stats.MedianCIWarnings(wall, stats.MedianConfidence) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"Too few runs for a %.0f%% confidence interval on the median (%d successful): %s; use --runs or --min-runs.",
+			100*stats.MedianConfidence, len(wall), w))
+	}
+}
+
+// slowFirstRunWarning is hyperfine's SlowInitialRun warning, adapted: rootbench
+// has --warmup but no --prepare, and a fresh process per run.
+func slowFirstRunWarning(first float64, warmup int) string {
+	w := fmt.Sprintf("The first benchmarking run for this benchmark was significantly slower than the rest (%v). "+
+		"This could be caused by (filesystem) caches that were not filled until after the first run. ",
+		time.Duration(first*1e9).Round(time.Microsecond))
+	if warmup > 0 {
+		return w + "You are already using the '--warmup' option which helps to fill these caches before the actual benchmark. " +
+			"You can either try to increase the warmup count further or re-run this benchmark on a quiet system in case it was a random outlier."
+	}
+	return w + "You should consider using the '--warmup' option to fill those caches before the actual benchmark."
+}
+
+// pickReference returns the index of the reference result (or -1 when no
+// result has a successful run) and a file warning when f.Reference could not
+// be honoured.
+func pickReference(f *File) (int, string) {
+	fastest := -1
+	for i := range f.Results {
+		r := &f.Results[i]
+		if successful(r) == 0 || !(r.Mean > 0) {
+			continue
+		}
+		if fastest < 0 || r.Mean < f.Results[fastest].Mean {
+			fastest = i
+		}
+	}
+	if f.Reference == "" {
+		return fastest, ""
+	}
+	i, err := findReference(f.Results, f.Reference)
+	if err != nil {
+		if fastest < 0 {
+			return -1, ""
+		}
+		return fastest, fmt.Sprintf("%v; the relative figures use the fastest, %q, instead.", err, f.Results[fastest].Label)
+	}
+	if successful(&f.Results[i]) == 0 || !(f.Results[i].Mean > 0) {
+		if fastest < 0 {
+			return -1, ""
+		}
+		return fastest, fmt.Sprintf("reference %q has no successful runs; the relative figures use the fastest, %q, instead.",
+			f.Results[i].Label, f.Results[fastest].Label)
+	}
+	return i, ""
+}
+
+// findReference resolves ref as a label, or as a cell name that exactly one
+// result has.
+func findReference(results []Result, ref string) (int, error) {
+	labels := make([]string, len(results))
+	for i, r := range results {
+		if r.Label == ref {
+			return i, nil
+		}
+		labels[i] = r.Label
+	}
+	var match []int
+	for i, r := range results {
+		if r.Cell == ref {
+			match = append(match, i)
+		}
+	}
+	switch len(match) {
+	case 1:
+		return match[0], nil
+	case 0:
+		return -1, fmt.Errorf("reference %q names no benchmark (accepted: a label or a cell name: %s)", ref, strings.Join(labels, ", "))
+	default:
+		var ls []string
+		for _, i := range match {
+			ls = append(ls, fmt.Sprintf("%q", results[i].Label))
+		}
+		return -1, fmt.Errorf("reference %q matches %d benchmarks; give one label: %s", ref, len(match), strings.Join(ls, ", "))
+	}
+}
+
+// FailedRuns counts the failed runs in the file (warm-up failures included).
+func (f *File) FailedRuns() int {
+	n := 0
+	for i := range f.Results {
+		for _, run := range f.Results[i].Runs {
+			if run.Failed {
+				n++
+			}
+		}
+	}
+	return n
+}

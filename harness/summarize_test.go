@@ -1,0 +1,203 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// runs makes successful runs with the given wall times in seconds, 1e6 cells
+// each, and user/sys times of half and a tenth of the wall.
+func runs(walls ...float64) []Run {
+	var rs []Run
+	for i, w := range walls {
+		ns := int64(math.Round(w * 1e9))
+		rs = append(rs, Run{Index: i, WallNs: ns, Cells: 1e6, UserNs: ns / 2, SysNs: ns / 10})
+	}
+	return rs
+}
+
+func hasWarning(ws []string, sub string) bool {
+	for _, w := range ws {
+		if strings.Contains(w, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// testFile: a is steady around 1s (6 runs + 1 failure), b around 2s (4 runs).
+func testFile() *File {
+	a := runs(1.0, 1.1, 0.9, 1.0, 1.0, 1.0)
+	a = append(a, Run{Index: 6, Failed: true, Error: "exit status 2: panic: x"})
+	return &File{Schema: Schema, Results: []Result{
+		{Cell: "a", Label: "a", Runs: a},
+		{Cell: "b", Label: "b", Runs: runs(2.0, 2.2, 1.8, 2.0)},
+	}}
+}
+
+func TestSummarizeStatistics(t *testing.T) {
+	f := testFile()
+	Summarize(f)
+	a, b := &f.Results[0], &f.Results[1]
+
+	// a, by hand over the 6 successful runs: mean 6/6 = 1; deviations
+	// 0,.1,-.1,0,0,0, sample variance .02/5 = .004; median 1; CV sqrt(.004).
+	sdA := math.Sqrt(0.004)
+	if !near(a.Mean, 1) || !near(a.Stddev, sdA) || !near(a.Median, 1) || a.Min != 0.9 || a.Max != 1.1 || !near(a.CV, sdA) {
+		t.Errorf("a: mean %v sd %v median %v min %v max %v cv %v", a.Mean, a.Stddev, a.Median, a.Min, a.Max, a.CV)
+	}
+	if !near(a.UserMean, 0.5) || !near(a.SysMean, 0.1) || !near(a.NsPerCell, 1000) || !near(a.CellsPerSec, 1e6) {
+		t.Errorf("a: user %v sys %v ns/cell %v cells/s %v", a.UserMean, a.SysMean, a.NsPerCell, a.CellsPerSec)
+	}
+	if a.Failed != 1 {
+		t.Errorf("a: failed %d, want 1", a.Failed)
+	}
+	// MAD of a is 0 (four runs at the median 1.0), so 1.1 and 0.9 are
+	// outliers (hyperfine's epsilon rule); the first run is not.
+	if a.Outliers != 2 || !a.Runs[1].Outlier || !a.Runs[2].Outlier || a.Runs[0].Outlier || a.Runs[6].Outlier {
+		t.Errorf("a: %d outliers, flags %v", a.Outliers, outlierFlags(a))
+	}
+
+	// b: mean 2; deviations 0,.2,-.2,0, variance .08/3; median 2; MAD .1
+	// (deviations 0,.2,.2,0), z = 0,2,-2,0: no outliers.
+	sdB := math.Sqrt(0.08 / 3)
+	if !near(b.Mean, 2) || !near(b.Stddev, sdB) || !near(b.Median, 2) || !near(b.CV, sdB/2) || b.Outliers != 0 {
+		t.Errorf("b: mean %v sd %v median %v cv %v outliers %d", b.Mean, b.Stddev, b.Median, b.CV, b.Outliers)
+	}
+
+	// The fastest, a, is the reference. b = 2/1 = 2 ± 2·sqrt((sdB/2)² + sdA²)
+	// = 0.2065591117977289.
+	if f.Reference != "a" || a.Relative != 1 || a.RelativeStddev != 0 {
+		t.Errorf("reference %q: a relative %v ± %v", f.Reference, a.Relative, a.RelativeStddev)
+	}
+	if !near(b.Relative, 2) || !near(b.RelativeStddev, 0.2065591117977289) {
+		t.Errorf("b relative %v ± %v, want 2 ± 0.2065591", b.Relative, b.RelativeStddev)
+	}
+}
+
+func outlierFlags(r *Result) []bool {
+	var fs []bool
+	for _, run := range r.Runs {
+		fs = append(fs, run.Outlier)
+	}
+	return fs
+}
+
+func TestSummarizeWarnings(t *testing.T) {
+	f := testFile()
+	Summarize(f)
+	a, b := &f.Results[0], &f.Results[1]
+	for _, w := range []string{
+		"1 of 7 runs failed and are left out of the statistics (first failure: exit status 2: panic: x)",
+		"Statistical outliers were detected",
+		"It might help to use the '--warmup' option.",
+		"The coefficient of variation is 6.3% (above 5%)",
+	} {
+		if !hasWarning(a.Warnings, w) {
+			t.Errorf("a: no warning %q in %q", w, a.Warnings)
+		}
+	}
+	if hasWarning(a.Warnings, "confidence interval") {
+		t.Errorf("a has 6 successful runs, enough for a 95%% interval: %q", a.Warnings)
+	}
+	if !hasWarning(b.Warnings, "Too few runs for a 95% confidence interval on the median (4 successful): need >= 6 samples") {
+		t.Errorf("b: no confidence-interval warning in %q", b.Warnings)
+	}
+	if !hasWarning(b.Warnings, "coefficient of variation is 8.2%") || hasWarning(b.Warnings, "outliers") {
+		t.Errorf("b warnings %q: want the CV one and no outliers", b.Warnings)
+	}
+
+	// A slow first run takes precedence over the outlier warning; the hint
+	// depends on --warmup.
+	slow := &File{Results: []Result{{Label: "s", Runs: runs(0.5, 0.30, 0.29, 0.31, 0.30, 0.30)}}}
+	Summarize(slow)
+	s := slow.Results[0]
+	if !hasWarning(s.Warnings, "The first benchmarking run for this benchmark was significantly slower than the rest (500ms)") ||
+		!hasWarning(s.Warnings, "You should consider using the '--warmup' option") || hasWarning(s.Warnings, "Statistical outliers") {
+		t.Errorf("slow first run warnings %q", s.Warnings)
+	}
+	slow.Warmup = 2
+	Summarize(slow)
+	if !hasWarning(slow.Results[0].Warnings, "You are already using the '--warmup' option") {
+		t.Errorf("slow first run with warm-up: %q", slow.Results[0].Warnings)
+	}
+
+	// A steady benchmark with enough runs has no warning at all.
+	quiet := &File{Results: []Result{{Label: "q", Runs: runs(1, 1.01, 0.99, 1, 1.005, 0.995)}}}
+	Summarize(quiet)
+	if ws := quiet.Results[0].Warnings; len(ws) != 0 {
+		t.Errorf("steady benchmark warnings %q", ws)
+	}
+}
+
+func TestSummarizeReference(t *testing.T) {
+	// By cell name: b is the reference; a = 1/2 = 0.5 ± 0.5·sqrt(...).
+	f := testFile()
+	f.Reference = "b"
+	Summarize(f)
+	if f.Reference != "b" || f.Results[1].Relative != 1 || !near(f.Results[0].Relative, 0.5) ||
+		!near(f.Results[0].RelativeStddev, 0.051639777949432225) {
+		t.Errorf("reference b: a %v ± %v", f.Results[0].Relative, f.Results[0].RelativeStddev)
+	}
+
+	// Unknown reference: the fastest, and a file warning (added once).
+	f = testFile()
+	f.Reference = "zzz"
+	Summarize(f)
+	Summarize(f)
+	if f.Reference != "a" || len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], `reference "zzz" names no benchmark`) {
+		t.Errorf("unknown reference: %q, warnings %q", f.Reference, f.Warnings)
+	}
+
+	// A reference without successful runs falls back too.
+	f = testFile()
+	f.Results = append(f.Results, Result{Cell: "dead", Label: "dead", Runs: []Run{{Failed: true, Error: "boom"}}})
+	f.Reference = "dead"
+	Summarize(f)
+	if f.Reference != "a" || !hasWarning(f.Warnings, `reference "dead" has no successful runs`) {
+		t.Errorf("dead reference: %q, warnings %q", f.Reference, f.Warnings)
+	}
+	if d := f.Results[2]; d.Relative != 0 || d.Mean != 0 || !hasWarning(d.Warnings, "No successful runs") {
+		t.Errorf("dead: relative %v mean %v warnings %q", d.Relative, d.Mean, d.Warnings)
+	}
+
+	// One successful run on a side: a ratio but no ± (like hyperfine).
+	f = &File{Results: []Result{{Label: "one", Runs: runs(1)}, {Label: "two", Runs: runs(2, 2.2)}}}
+	Summarize(f)
+	if r := f.Results[1]; !near(r.Relative, 2.1) || r.RelativeStddev != 0 {
+		t.Errorf("single-run reference: %v ± %v, want 2.1 ± 0", r.Relative, r.RelativeStddev)
+	}
+}
+
+func TestSummarizeIdempotentAndEncodable(t *testing.T) {
+	f := testFile()
+	Summarize(f)
+	first, err := json.Marshal(f)
+	if err != nil {
+		t.Fatalf("a summarized file must encode (no NaN or Inf): %v", err)
+	}
+	Summarize(f)
+	second, _ := json.Marshal(f)
+	if !bytes.Equal(first, second) {
+		t.Errorf("Summarize is not idempotent")
+	}
+	// Round trip through Decode keeps everything.
+	g, err := Decode(bytes.NewReader(first), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Summarize(g)
+	if !reflect.DeepEqual(f.Results, g.Results) {
+		t.Errorf("decoded and re-summarized results differ")
+	}
+	// A file with nothing in it still encodes.
+	empty := &File{Schema: Schema, Results: []Result{{Label: "x"}}}
+	Summarize(empty)
+	if _, err := json.Marshal(empty); err != nil {
+		t.Errorf("empty result: %v", err)
+	}
+}

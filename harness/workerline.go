@@ -1,0 +1,77 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteWorkerLine writes r as one line of JSON, the worker's report to the
+// parent.
+func WriteWorkerLine(w io.Writer, r Run) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode worker result: %w", err)
+	}
+	data = append(data, '\n')
+	if _, err := w.Write(data); err != nil {
+		return fmt.Errorf("write worker result: %w", err)
+	}
+	return nil
+}
+
+// maxQuoted bounds how much of a bad worker line an error message quotes.
+const maxQuoted = 200
+
+// ParseWorkerOutput finds the worker's report in its standard output: the
+// last line that is a JSON object (anything the workload printed before it
+// is ignored). Only the worker's fields are kept: the parent's fields
+// (Index, StartedAt, process figures, Outlier) are cleared. A report with
+// Failed set is returned as is: the caller records the worker's own error.
+func ParseWorkerOutput(stdout []byte) (Run, error) {
+	lines := bytes.Split(stdout, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := bytes.TrimSpace(lines[i])
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var r Run
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return Run{}, fmt.Errorf("malformed worker output: %v in %s", err, quote(line))
+		}
+		if dec.More() {
+			return Run{}, fmt.Errorf("malformed worker output: trailing data after the JSON object in %s", quote(line))
+		}
+		if r.Cells < 0 || (!r.Failed && r.WallNs <= 0) {
+			return Run{}, fmt.Errorf("malformed worker output: wall_ns must be positive and cells not negative in %s", quote(line))
+		}
+		return Run{WallNs: r.WallNs, Cells: r.Cells, GC: r.GC, Stats: r.Stats, Failed: r.Failed, Error: r.Error}, nil
+	}
+	trimmed := bytes.TrimSpace(stdout)
+	if len(trimmed) == 0 {
+		return Run{}, fmt.Errorf("malformed worker output: nothing on standard output, expected a JSON line")
+	}
+	return Run{}, fmt.Errorf("malformed worker output: no JSON line on standard output (last line: %s)", quote(lastLine(trimmed)))
+}
+
+// quote quotes b for an error message, shortened to maxQuoted bytes.
+func quote(b []byte) string {
+	if len(b) > maxQuoted {
+		return fmt.Sprintf("%q...", b[:maxQuoted])
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// lastLine returns the last non-empty line of b.
+func lastLine(b []byte) []byte {
+	lines := bytes.Split(bytes.TrimRight(b, "\r\n\t "), []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := bytes.TrimSpace(lines[i]); len(l) > 0 {
+			return l
+		}
+	}
+	return nil
+}
