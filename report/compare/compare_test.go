@@ -1,0 +1,353 @@
+package compare
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+func mustFiles(t *testing.T, base, head *harness.File, o Options) *Comparison {
+	t.Helper()
+	c, err := Files(base, head, o)
+	if err != nil {
+		t.Fatalf("Files: %v", err)
+	}
+	return c
+}
+
+func TestIdenticalSamplesAreSame(t *testing.T) {
+	base := fixture(
+		spec{label: "boxroot", samples: noisy(1, 10, 1.686, 0.02)},
+		spec{label: "ref", samples: noisy(2, 10, 2.681, 0.02)},
+	)
+	head := fixture(
+		spec{label: "boxroot", samples: noisy(1, 10, 1.686, 0.02)},
+		spec{label: "ref", samples: noisy(2, 10, 2.681, 0.02)},
+	)
+	c := mustFiles(t, base, head, Options{Threshold: 0.05})
+	if len(c.Rows) != 2 {
+		t.Fatalf("got %d rows, want 2", len(c.Rows))
+	}
+	for _, r := range c.Rows {
+		if r.Verdict != Same {
+			t.Errorf("%s: verdict %q, want ~ for identical samples (p=%v)", r.Label, r.Verdict, r.P)
+		}
+		if r.Delta != 0 {
+			t.Errorf("%s: delta %v, want 0", r.Label, r.Delta)
+		}
+		if !(r.DeltaLo <= 0 && r.DeltaHi >= 0) {
+			t.Errorf("%s: delta interval [%v, %v] should contain 0", r.Label, r.DeltaLo, r.DeltaHi)
+		}
+		if r.Regression {
+			t.Errorf("%s: identical samples fail the gate", r.Label)
+		}
+	}
+	if regs := c.Regressions(); len(regs) != 0 {
+		t.Errorf("Regressions() = %v, want none", regs)
+	}
+	if !c.Geomean.OK || c.Geomean.Delta != 0 {
+		t.Errorf("geomean = %+v, want delta 0", c.Geomean)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("unexpected warnings: %q", c.Warnings)
+	}
+}
+
+func TestScaledBy1_2IsSlower(t *testing.T) {
+	b := noisy(3, 10, 1.0, 0.02)
+	base := fixture(spec{label: "boxroot", samples: b}, spec{label: "ref", samples: noisy(4, 10, 2, 0.02)})
+	head := fixture(spec{label: "boxroot", samples: scaled(b, 1.2)}, spec{label: "ref", samples: noisy(4, 10, 2, 0.02)})
+	c := mustFiles(t, base, head, Options{Threshold: 0.05})
+	r := c.Rows[0]
+	if r.Label != "boxroot" || r.Verdict != Slower {
+		t.Fatalf("row %q: verdict %q (p=%v), want slower", r.Label, r.Verdict, r.P)
+	}
+	if math.Abs(r.Delta-0.2) > 1e-6 {
+		t.Errorf("delta = %v, want +20%%", r.Delta)
+	}
+	if !(r.DeltaLo <= r.Delta && r.Delta <= r.DeltaHi) {
+		t.Errorf("delta %v outside its interval [%v, %v]", r.Delta, r.DeltaLo, r.DeltaHi)
+	}
+	if !r.Regression {
+		t.Errorf("a +20%% change with interval [%v, %v] does not fail a 5%% gate", r.DeltaLo, r.DeltaHi)
+	}
+	regs := c.Regressions()
+	if len(regs) != 1 || regs[0].Label != "boxroot" {
+		t.Errorf("Regressions() = %v, want boxroot only", regs)
+	}
+	// Geomean of the ratios: sqrt(1.2 * 1).
+	if want := math.Sqrt(1.2) - 1; math.Abs(c.Geomean.Delta-want) > 1e-6 {
+		t.Errorf("geomean delta = %v, want %v", c.Geomean.Delta, want)
+	}
+	line := c.SummaryLine()
+	for _, want := range []string{"1 slower, 0 faster, 1 unchanged", "gate 5%: FAIL (boxroot +20.0% ["} {
+		if !strings.Contains(line, want) {
+			t.Errorf("summary line %q lacks %q", line, want)
+		}
+	}
+
+	// The reverse is faster, and never a regression.
+	c = mustFiles(t, head, base, Options{Threshold: 0.05})
+	if r := c.Rows[0]; r.Verdict != Faster || r.Regression || math.Abs(r.Delta-(1/1.2-1)) > 1e-6 {
+		t.Errorf("reverse: verdict %q delta %v regression %v; want faster, %v, false", r.Verdict, r.Delta, r.Regression, 1/1.2-1)
+	}
+}
+
+func TestShiftInsideThresholdPassesGate(t *testing.T) {
+	// A real, significant 3% slowdown: reported as slower, but inside a 5%
+	// gate.
+	b := noisy(5, 20, 1.0, 0.005)
+	c := mustFiles(t, fixture(spec{label: "boxroot", samples: b}), fixture(spec{label: "boxroot", samples: scaled(b, 1.03)}), Options{Threshold: 0.05})
+	r := c.Rows[0]
+	if r.Verdict != Slower {
+		t.Fatalf("a 3%% shift with 0.5%% noise: verdict %q (p=%v), want slower", r.Verdict, r.P)
+	}
+	if r.Regression || len(c.Regressions()) != 0 {
+		t.Errorf("a 3%% shift fails a 5%% gate (interval [%v, %v])", r.DeltaLo, r.DeltaHi)
+	}
+	if !strings.Contains(c.SummaryLine(), "gate 5%: pass") {
+		t.Errorf("summary line %q, want gate pass", c.SummaryLine())
+	}
+
+	// A 7% slowdown drowned in ±10% noise: its point estimate is beyond the
+	// threshold, but its interval is not wholly beyond it.
+	b = noisy(6, 10, 1.0, 0.10)
+	c = mustFiles(t, fixture(spec{label: "boxroot", samples: b}), fixture(spec{label: "boxroot", samples: noisy(7, 10, 1.07, 0.10)}), Options{Threshold: 0.05})
+	if r := c.Rows[0]; r.Regression {
+		t.Errorf("noisy 7%%: regression with interval [%v, %v] that is not wholly above 5%%", r.DeltaLo, r.DeltaHi)
+	} else if r.DeltaLo > 0.05 {
+		t.Errorf("noisy 7%%: interval [%v, %v] unexpectedly narrow", r.DeltaLo, r.DeltaHi)
+	}
+}
+
+func TestGateOff(t *testing.T) {
+	b := noisy(3, 10, 1.0, 0.02)
+	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 2)}), Options{})
+	if c.Rows[0].Verdict != Slower || c.Rows[0].Regression || len(c.Regressions()) != 0 {
+		t.Errorf("gate off: verdict %q, regression %v; want slower and no regression", c.Rows[0].Verdict, c.Rows[0].Regression)
+	}
+	if !strings.Contains(c.SummaryLine(), "gate off") {
+		t.Errorf("summary line %q, want gate off", c.SummaryLine())
+	}
+}
+
+func TestTooFewSamplesWarnAndNeverFail(t *testing.T) {
+	b := []float64{1.0, 1.01, 1.02}
+	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Threshold: 0.05})
+	r := c.Rows[0]
+	if r.Verdict != Same {
+		t.Errorf("3 runs each: verdict %q (p=%v); the U test cannot reject with 3+3 runs at 0.05", r.Verdict, r.P)
+	}
+	if r.Regression {
+		t.Error("3 runs each fail the gate")
+	}
+	if !math.IsInf(r.Base.Lo, -1) || !math.IsInf(r.DeltaHi, 1) {
+		t.Errorf("3 runs: base CI [%v, %v], delta interval [%v, %v]; want infinite", r.Base.Lo, r.Base.Hi, r.DeltaLo, r.DeltaHi)
+	}
+	joined := strings.Join(c.Warnings, "\n")
+	for _, want := range []string{"need >= 6 samples for confidence interval", "need >= 4 samples to detect a difference"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("warnings %q lack benchmath's %q", c.Warnings, want)
+		}
+	}
+
+	// 6 runs: finite median CIs at 95%, but not at √0.95 for the delta.
+	b = noisy(8, 6, 1, 0.01)
+	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Threshold: 0.05})
+	r = c.Rows[0]
+	if r.Verdict != Slower || r.Regression || math.IsInf(r.Base.Lo, 0) {
+		t.Errorf("6 runs tripled: verdict %q regression %v base CI [%v, %v]; want slower, no regression, finite CI", r.Verdict, r.Regression, r.Base.Lo, r.Base.Hi)
+	}
+	if !strings.Contains(strings.Join(c.Warnings, "\n"), "need >= 7 per side") {
+		t.Errorf("warnings %q do not explain the infinite delta interval", c.Warnings)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	base := fixture(
+		spec{label: "boxroot", samples: noisy(1, 10, 1, 0.01), params: map[string]string{"batch-size": "1024"}},
+		spec{label: "gone", samples: noisy(2, 10, 1, 0.01)},
+	)
+	head := fixture(
+		spec{label: "boxroot", samples: noisy(3, 10, 1, 0.01), params: map[string]string{"batch-size": "16"}, failed: 2},
+		spec{label: "new", samples: noisy(4, 10, 1, 0.01)},
+	)
+	head.Machine.CPUModel = "Other CPU"
+	head.Machine.GOMAXPROCS = 8
+	head.Tool.GoVersion = "go1.25.0"
+	head.Partial = true
+	c := mustFiles(t, base, head, Options{BaseName: "base.json", HeadName: "head.json"})
+	if len(c.Rows) != 1 {
+		t.Fatalf("got %d rows, want 1 (boxroot)", len(c.Rows))
+	}
+	if !slices.Equal(c.OnlyBase, []string{"gone"}) || !slices.Equal(c.OnlyHead, []string{"new"}) {
+		t.Errorf("only base %q, only head %q; want [gone], [new]", c.OnlyBase, c.OnlyHead)
+	}
+	if c.Rows[0].Head.N != 10 || c.Rows[0].Head.Failed != 2 {
+		t.Errorf("head n=%d failed=%d, want 10 and 2", c.Rows[0].Head.N, c.Rows[0].Head.Failed)
+	}
+	joined := strings.Join(c.Warnings, "\n")
+	for _, want := range []string{
+		"head.json is partial",
+		"CPU model Test CPU in base.json, Other CPU in head.json",
+		"GOMAXPROCS 2 in base.json, 8 in head.json",
+		"Go version go1.26.0 in base.json, go1.25.0 in head.json",
+		"only in base.json (not compared): gone",
+		"only in head.json (not compared): new",
+		"boxroot: parameters differ: batch-size 1024 → 16",
+		"2 failed run(s) left out",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("warnings lack %q:\n%s", want, joined)
+		}
+	}
+}
+
+func TestMatchByCellAndParams(t *testing.T) {
+	// The base scanned batch-size (labels carry it); the head ran one size.
+	base := fixture(
+		spec{label: "boxroot batch-size=16", cell: "boxroot", params: map[string]string{"batch-size": "16"}, samples: noisy(1, 8, 1, 0.01)},
+		spec{label: "boxroot batch-size=1024", cell: "boxroot", params: map[string]string{"batch-size": "1024"}, samples: noisy(2, 8, 2, 0.01)},
+	)
+	head := fixture(spec{label: "boxroot", cell: "boxroot", params: map[string]string{"batch-size": "1024"}, samples: noisy(3, 8, 2, 0.01)})
+	c := mustFiles(t, base, head, Options{})
+	if len(c.Rows) != 1 || c.Rows[0].BaseLabel != "boxroot batch-size=1024" || c.Rows[0].Label != "boxroot" {
+		t.Fatalf("rows %+v, want boxroot batch-size=1024 → boxroot", c.Rows)
+	}
+	if !slices.Equal(c.OnlyBase, []string{"boxroot batch-size=16"}) {
+		t.Errorf("only base = %q", c.OnlyBase)
+	}
+}
+
+func TestNoCommonBenchmarkIsAnError(t *testing.T) {
+	_, err := Files(fixture(spec{label: "a", samples: []float64{1}}), fixture(spec{label: "b", samples: []float64{1}}), Options{})
+	if err == nil || !strings.Contains(err.Error(), "no benchmark in common") || !strings.Contains(err.Error(), "[a]") {
+		t.Errorf("err = %v, want 'no benchmark in common' listing the labels", err)
+	}
+	// A result whose runs all failed is reported, not compared, not a panic.
+	_, err = Files(fixture(spec{label: "a", failed: 3}), fixture(spec{label: "a", samples: []float64{1, 2}}), Options{})
+	if err == nil || !strings.Contains(err.Error(), "nothing could be compared") || !strings.Contains(err.Error(), "a: no successful run in base") {
+		t.Errorf("err = %v, want an error: nothing could be compared", err)
+	}
+	if _, err := Files(nil, fixture(), Options{}); err == nil {
+		t.Error("Files(nil, ...) gave no error")
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	f := fixture(spec{label: "a", samples: []float64{1, 2, 3}})
+	for _, o := range []Options{{Alpha: 1.5}, {Confidence: -1}, {Threshold: -0.1}, {Threshold: math.NaN()}} {
+		if _, err := Files(f, f, o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+func TestCells(t *testing.T) {
+	b := noisy(1, 10, 1, 0.01)
+	f := fixture(spec{label: "ref", samples: b}, spec{label: "boxroot", samples: scaled(b, 1.5)})
+	c, err := Cells(f, "ref", "boxroot", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 1 || c.Rows[0].Verdict != Slower || c.Rows[0].BaseLabel != "ref" || c.Rows[0].Label != "boxroot" {
+		t.Fatalf("rows %+v, want ref → boxroot slower", c.Rows)
+	}
+	if c.Base.Name != "ref" || c.Head.Name != "boxroot" {
+		t.Errorf("sides named %q, %q", c.Base.Name, c.Head.Name)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("one file, one machine: unexpected warnings %q", c.Warnings)
+	}
+
+	_, err = Cells(f, "ref", "nope", Options{})
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "labels available: ref, boxroot") {
+		t.Errorf("unknown label: err = %v, want it named and the labels listed", err)
+	}
+	if _, err := Cells(f, "ref", "ref", Options{}); err == nil {
+		t.Error("Cells(ref, ref) gave no error")
+	}
+}
+
+func TestCellsPairsAScanByParameters(t *testing.T) {
+	sp := func(cell, size string, seed uint64, center float64) spec {
+		return spec{label: cell + " batch-size=" + size, cell: cell, params: map[string]string{"batch-size": size, "cell": cell},
+			samples: noisy(seed, 8, center, 0.01)}
+	}
+	f := fixture(sp("ref", "16", 1, 1), sp("ref", "256", 2, 2), sp("boxroot", "16", 3, 0.5), sp("boxroot", "256", 4, 1), sp("boxroot", "4096", 5, 1))
+	c, err := Cells(f, "ref", "boxroot", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 {
+		t.Fatalf("got %d rows, want 2 (batch sizes 16 and 256)", len(c.Rows))
+	}
+	for _, r := range c.Rows {
+		if r.Verdict != Faster || math.Abs(r.Delta+0.5) > 0.05 {
+			t.Errorf("%s: verdict %q delta %v, want faster by about 50%%", rowName(r), r.Verdict, r.Delta)
+		}
+	}
+	if !strings.Contains(strings.Join(c.Warnings, "\n"), "boxroot batch-size=4096") {
+		t.Errorf("warnings %q do not mention the unpaired boxroot batch-size=4096", c.Warnings)
+	}
+}
+
+func TestParseThreshold(t *testing.T) {
+	for in, want := range map[string]float64{"5%": 0.05, "5": 0.05, "0.5%": 0.005, " 12.5 % ": 0.125, "100%": 1} {
+		got, err := ParseThreshold(in)
+		if err != nil || math.Abs(got-want) > 1e-12 {
+			t.Errorf("ParseThreshold(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "%", "five", "-5%", "0", "0%", "NaN", "Inf%", "5%%", "5x"} {
+		if _, err := ParseThreshold(in); err == nil {
+			t.Errorf("ParseThreshold(%q) accepted", in)
+		} else if !strings.Contains(err.Error(), "threshold") {
+			t.Errorf("ParseThreshold(%q): error %q does not say what was wrong", in, err)
+		}
+	}
+}
+
+func TestPathsSurfaceLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	writeJSON(t, good, fixture(spec{label: "a", samples: []float64{1, 2, 3}}))
+	cases := map[string]struct{ content, want string }{
+		"malformed.json": {`{"schema": "rootbench/v1", "results": [`, "not valid JSON"},
+		"schema.json":    {`{"schema": "hyperfine/v1", "results": []}`, `schema "hyperfine/v1" is not supported`},
+		"noschema.json":  {`{"results": []}`, `no "schema" field`},
+		"empty.json":     {"", "empty file"},
+		"wrongtype.json": {`{"schema": "rootbench/v1", "results": {"a": 1}}`, "not a rootbench/v1 results file"},
+	}
+	for name, tc := range cases {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][2]string{{p, good}, {good, p}} {
+			_, err := Paths(args[0], args[1], Options{})
+			if err == nil {
+				t.Errorf("%s: no error", name)
+				continue
+			}
+			if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %q should name the file and say %q", name, err, tc.want)
+			}
+		}
+	}
+	if _, err := Paths(filepath.Join(dir, "missing.json"), good, Options{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("missing file: err = %v", err)
+	}
+	c, err := Paths(good, good, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Base.Name != good || c.Head.Name != good {
+		t.Errorf("sides named %q and %q, want the paths", c.Base.Name, c.Head.Name)
+	}
+}
