@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"sort"
 	"strings"
 
 	"github.com/rootbench/rootbench/harness"
@@ -12,16 +10,6 @@ import (
 
 // Warning thresholds.
 const (
-	// OutlierThreshold is hyperfine's limit on the modified z-score,
-	// (x - median) / MAD, above which a run is an outlier (10 × 1.4826).
-	// Benchmark uses it to spot a slow first run.
-	OutlierThreshold = 14.826
-	// MaxCV is the coefficient of variation (σ / mean) above which a
-	// benchmark is flagged as noisy.
-	MaxCV = 0.05
-	// MinRuns is the number of successful runs below which the mean and σ
-	// are flagged as unreliable.
-	MinRuns = 5
 	// maxFailureDetails caps how many failed runs have their reason and
 	// stderr printed; maxStderrLines caps each stderr tail.
 	maxFailureDetails = 3
@@ -36,10 +24,10 @@ const (
 //	  Range (min … max):    1.670 s …  1.710 s    10 runs
 //	  Per cell:            16.46 ns/cell    60.75 M cells/s
 //
-// followed by its warnings: a slow first run or statistical outliers (in
-// hyperfine's words), a coefficient of variation above MaxCV, fewer than
-// MinRuns successful runs, the harness's own warnings, and failed runs with
-// their reasons and stderr tails. A single successful run prints hyperfine's
+// followed by its warnings: the ones harness.Summarize recorded (a slow first
+// run or statistical outliers in hyperfine's words, a high coefficient of
+// variation, too few runs for a confidence interval, failures), then the
+// failed runs' reasons and stderr tails. A single successful run prints hyperfine's
 // "Time (abs ≡)" line instead of mean ± σ and range. Times are in o.Unit, or
 // in the unit suiting the mean when it is Auto. f supplies the unit of work
 // (cell or call) and may be nil.
@@ -121,34 +109,15 @@ type warning struct {
 // resultWarnings lists what Benchmark warns about for r, which has ok
 // successful runs, with times in unit u.
 func resultWarnings(r *harness.Result, ok int, u TimeUnit) []warning {
+	// The harness's Summarize owns the statistical warnings (slow first run,
+	// outliers, coefficient of variation, too few runs for a confidence
+	// interval, failures): render them, adding the failures' details.
 	var ws []warning
-	if first, slow := slowFirstRun(r); slow {
-		ws = append(ws, warning{text: fmt.Sprintf("The first benchmarking run for this benchmark was significantly slower than the rest (%s). "+
-			"This could be caused by caches (page cache, CPU frequency) that were not warm until after the first run. "+
-			"You should consider using the '--warmup' option to warm them up before the actual benchmark.", u.Format(first))})
-	} else if r.Outliers > 0 {
-		ws = append(ws, warning{text: fmt.Sprintf("Statistical outliers were detected (%d of %d runs). "+
-			"Consider re-running this benchmark on a quiet system without any interferences from other programs. "+
-			"It might help to use the '--warmup' or '--pin' options.", r.Outliers, ok)})
-	}
-	if ok >= 2 && r.Mean > 0 && r.Stddev/r.Mean > MaxCV {
-		ws = append(ws, warning{text: fmt.Sprintf("The coefficient of variation is %.1f%% (above %.0f%%): the runs vary a lot. "+
-			"Consider a quieter machine, '--pin', or more runs.", 100*r.Stddev/r.Mean, 100*MaxCV)})
-	}
-	if ok > 0 && ok < MinRuns {
-		ws = append(ws, warning{text: fmt.Sprintf("Only %d successful run%s: too few for a reliable mean and σ (use '--min-runs %d' or more).",
-			ok, plural(ok), MinRuns)})
-	}
 	for _, x := range r.Warnings {
 		ws = append(ws, warning{text: x})
 	}
 	if failed := len(r.Runs) - ok; failed > 0 {
-		verb := "are"
-		if failed == 1 {
-			verb = "is"
-		}
-		ws = append(ws, warning{text: fmt.Sprintf("%d of %d runs failed and %s left out of the statistics:",
-			failed, len(r.Runs), verb), details: failureDetails(r)})
+		ws = append(ws, warning{text: "Failed runs:", details: failureDetails(r)})
 	}
 	return ws
 }
@@ -192,49 +161,6 @@ func failureDetails(r *harness.Result) []string {
 		out = append(out, fmt.Sprintf("  … and %d more failed run%s", failed-shown, plural(failed-shown)))
 	}
 	return out
-}
-
-// slowFirstRun reports whether the first successful run (in session order)
-// is an outlier on the slow side by hyperfine's test: its modified z-score
-// (x - median) / MAD exceeds OutlierThreshold. It also returns that run's
-// time in seconds.
-func slowFirstRun(r *harness.Result) (float64, bool) {
-	var runs []harness.Run
-	for _, run := range r.Runs {
-		if !run.Failed {
-			runs = append(runs, run)
-		}
-	}
-	if len(runs) < 3 {
-		return 0, false // a median of one or two runs says nothing
-	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
-	xs := make([]float64, len(runs))
-	for i, run := range runs {
-		xs[i] = float64(run.WallNs) / 1e9
-	}
-	med := median(xs)
-	dev := make([]float64, len(xs))
-	for i, x := range xs {
-		dev[i] = math.Abs(x - med)
-	}
-	mad := math.Max(median(dev), math.SmallestNonzeroFloat64)
-	return xs[0], (xs[0]-med)/mad > OutlierThreshold
-}
-
-// median returns the median of xs (the mean of the two middle values for an
-// even count) without modifying xs; NaN for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func plural(n int) string {

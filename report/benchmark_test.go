@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rootbench/rootbench/harness"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
@@ -78,25 +80,24 @@ func TestBenchmarkSingleRun(t *testing.T) {
 	if !strings.Contains(got, "Time (abs ≡):") || !strings.Contains(got, "1.500 s") || strings.Contains(got, "Range") {
 		t.Errorf("single run should print hyperfine's abs line and no range:\n%s", got)
 	}
-	if !strings.Contains(got, "Warning: Only 1 successful run:") {
-		t.Errorf("single run should warn about too few runs:\n%s", got)
-	}
+}
+
+// summarized runs harness.Summarize, which owns the statistical warnings,
+// on a one-result file built from r.
+func summarized(r harness.Result) (*harness.File, *harness.Result) {
+	f := seedFile()
+	f.Results = []harness.Result{r}
+	f.Reference = r.Label
+	harness.Summarize(f)
+	return f, &f.Results[0]
 }
 
 func TestBenchmarkWarnings(t *testing.T) {
-	f := seedFile()
-
 	t.Run("slow first run", func(t *testing.T) {
-		r := result("cold", 1.3, 0.8, 0.99, 3.0, 1.0, 1.01, 0.99, 1.0, 1.02, 3.0)
-		// The slow run is last in the slice but first in the session.
-		for i := range r.Runs {
-			r.Runs[i].Index = i + 1
-		}
-		r.Runs[5].Index = 0
-		r.Outliers = 1
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
-		if !strings.Contains(got, "Warning: The first benchmarking run for this benchmark was significantly slower than the rest (3.000 s).") {
-			t.Errorf("no slow-first-run warning:\n%s", got)
+		f, r := summarized(result("cold", 0, 0, 0, 0, 3.0, 0.99, 1.0, 1.01, 0.99, 1.0, 1.02, 1.0, 0.99, 1.01))
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+		if strings.Count(got, "The first benchmarking run for this benchmark was significantly slower than the rest") != 1 {
+			t.Errorf("want exactly one slow-first-run warning:\n%s", got)
 		}
 		if strings.Contains(got, "Statistical outliers") {
 			t.Errorf("hyperfine reports a slow first run instead of, not besides, outliers:\n%s", got)
@@ -104,11 +105,10 @@ func TestBenchmarkWarnings(t *testing.T) {
 	})
 
 	t.Run("outliers", func(t *testing.T) {
-		r := f.Results[0]
-		r.Outliers = 2
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
-		if !strings.Contains(got, "Warning: Statistical outliers were detected (2 of 10 runs). Consider re-running this benchmark on a quiet system without any interferences from other programs.") {
-			t.Errorf("no outlier warning:\n%s", got)
+		f, r := summarized(result("spiky", 0, 0, 0, 0, 1.0, 0.99, 1.0, 1.01, 3.0, 1.0, 1.02, 1.0, 0.99, 1.01))
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+		if strings.Count(got, "Warning: Statistical outliers were detected.") != 1 {
+			t.Errorf("want exactly one outlier warning:\n%s", got)
 		}
 		if strings.Contains(got, "first benchmarking run") {
 			t.Errorf("the first run is not slow here:\n%s", got)
@@ -116,40 +116,37 @@ func TestBenchmarkWarnings(t *testing.T) {
 	})
 
 	t.Run("quiet", func(t *testing.T) {
-		r := f.Results[0]
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		f, r := summarized(result("steady", 0, 0, 0, 0, 1.0, 0.99, 1.0, 1.01, 0.995, 1.0, 1.002, 1.0, 0.99, 1.01))
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
 		if strings.Contains(got, "Warning") {
 			t.Errorf("a steady benchmark has no warnings:\n%s", got)
 		}
 	})
 
 	t.Run("noisy and few", func(t *testing.T) {
-		r := result("noisy", 1.0, 0.1, 0.9, 1.1, 0.9, 1.0, 1.1)
-		r.Warnings = []string{"harness says hello"}
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
-		for _, want := range []string{
-			"Warning: The coefficient of variation is 10.0% (above 5%)",
-			"Warning: Only 3 successful runs: too few",
-			"Warning: harness says hello",
-		} {
-			if !strings.Contains(got, want) {
-				t.Errorf("output lacks %q:\n%s", want, got)
+		f, r := summarized(result("noisy", 0, 0, 0, 0, 0.9, 1.0, 1.1))
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+		for _, want := range []string{"Warning: The coefficient of variation is 10.0% (above 5%)", "Warning: Too few runs for a 95% confidence interval"} {
+			if strings.Count(got, want) != 1 {
+				t.Errorf("want %q exactly once:\n%s", want, got)
 			}
 		}
 	})
 
 	t.Run("failed runs", func(t *testing.T) {
-		r := result("flaky", 1.0, 0.001, 0.999, 1.001, 1, 1, 1, 1, 1, 0.999, 1.001, 1, 1, 1)
+		r := result("flaky", 0, 0, 0, 0, 1, 1, 1, 1, 1, 0.999, 1.001, 1, 1, 1)
 		for i := 0; i < 5; i++ {
 			r.Runs[i].Failed = true
 			r.Runs[i].Error = "exit status 2"
 			r.Runs[i].StderrTail = "panic: flaky: double delete\n\ngoroutine 1 [running]:\n"
 		}
 		r.Runs[2].StderrTail = ""
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
+		f, rr := summarized(r)
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, rr, o) }, Options{})
 		for _, want := range []string{
 			"5 runs",
-			"Warning: 5 of 10 runs failed and are left out of the statistics:\n    run 1 of 10: exit status 2\n        panic: flaky: double delete\n\n        goroutine 1 [running]:\n    run 2 of 10: exit status 2\n",
+			"Warning: 5 of 10 runs failed and are left out of the statistics (first failure: exit status 2).",
+			"Warning: Failed runs:\n    run 1 of 10: exit status 2\n        panic: flaky: double delete\n\n        goroutine 1 [running]:\n    run 2 of 10: exit status 2\n",
 			"    run 3 of 10: exit status 2\n    … and 2 more failed runs\n",
 		} {
 			if !strings.Contains(got, want) {
@@ -164,7 +161,8 @@ func TestBenchmarkWarnings(t *testing.T) {
 			r.Runs[i].Failed = true
 			r.Runs[i].Error = "timeout after 30s"
 		}
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 2, &r, o) }, Options{})
+		f, rr := summarized(r)
+		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 2, rr, o) }, Options{})
 		if !strings.Contains(got, "All 2 runs failed: no statistics.") || strings.Contains(got, "Time (") ||
 			!strings.Contains(got, "run 2 of 2: timeout after 30s") {
 			t.Errorf("all-failed block:\n%s", got)
@@ -182,16 +180,5 @@ func TestWarnings(t *testing.T) {
 	Warnings(&b, ws, Options{Style: Full})
 	if !strings.Contains(b.String(), ansiYellow+"Warning"+ansiReset) {
 		t.Errorf("coloured warning is not yellow: %q", b.String())
-	}
-}
-
-func TestSlowFirstRunNeedsThreeRuns(t *testing.T) {
-	r := result("two", 2, 1.4, 1, 3, 3, 1)
-	if _, slow := slowFirstRun(&r); slow {
-		t.Error("two runs cannot show a slow first run")
-	}
-	r = result("three", 1.7, 1.1, 1, 3, 3, 1, 1.001)
-	if first, slow := slowFirstRun(&r); !slow || first != 3 {
-		t.Errorf("slowFirstRun = %v, %v; want 3, true", first, slow)
 	}
 }

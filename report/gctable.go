@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // gcColumn is one column of the GC table: a name, a unit and the figure
@@ -73,7 +74,7 @@ func GCTable(w io.Writer, r *harness.Result, o Options) {
 			sd = stat.StdDev(xs, nil)
 		}
 		d := decimals(math.Max(math.Abs(lo), math.Abs(hi)))
-		for i, x := range []float64{lo, median(xs), hi, sd} {
+		for i, x := range []float64{lo, stats.Median(xs), hi, sd} {
 			cells[i] = append(cells[i], fixed(x, d))
 		}
 	}
