@@ -1,0 +1,178 @@
+// Package parse turns numbers, durations and lists as users type them on the
+// command line or in environment variables into values, with errors that
+// quote the input and say what is accepted.
+//
+// Numbers accept '_' between digits, as Go literals and the OCaml
+// benchmark's environment variables do (NITERS=100_000), and nothing else:
+// no exponents, no hexadecimal, no surrounding spaces.
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const intAccepted = "accepted: a decimal integer with an optional sign, '_' allowed between digits (e.g. 100_000)"
+
+// Int parses a decimal integer as users write them: optional sign, digits,
+// '_' allowed only between digits ("100_000").
+//
+// It rejects "", "1_0_", "_1", "1__0", "1e3", "0x10", "1.5" and " 1" with an
+// error that quotes the input and says what is accepted. A well-formed number
+// outside the int64 range is reported as out of range.
+func Int(s string) (int64, error) {
+	digits, ok := stripUnderscores(s)
+	if !ok {
+		return 0, fmt.Errorf("invalid number %q: %s", s, intAccepted)
+	}
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("number %q is out of range: accepted: %d to %d", s, int64(math.MinInt64), int64(math.MaxInt64))
+		}
+		// Unreachable for well-formed input; kept so a surprise is still an error.
+		return 0, fmt.Errorf("invalid number %q: %s: %w", s, intAccepted, err)
+	}
+	return v, nil
+}
+
+// stripUnderscores checks that s is [+-]?digit+(_digit+)* and returns it
+// without the underscores.
+func stripUnderscores(s string) (string, bool) {
+	body := s
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body = body[1:]
+	}
+	if body == "" {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	if len(body) != len(s) {
+		b.WriteByte(s[0])
+	}
+	prevDigit := false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c >= '0' && c <= '9':
+			b.WriteByte(c)
+			prevDigit = true
+		case c == '_':
+			// '_' must sit between two digits: a digit before it, and the
+			// next byte must be a digit (checked on that byte via prevDigit).
+			if !prevDigit || i+1 == len(body) {
+				return "", false
+			}
+			prevDigit = false
+		default:
+			return "", false
+		}
+	}
+	return b.String(), prevDigit
+}
+
+// Count parses a count such as a number of iterations or workers: Int, then
+// it must be at least 1 and fit an int. The error names the parameter.
+func Count(name, s string) (int, error) {
+	v, err := Int(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	if v < 1 {
+		return 0, fmt.Errorf("%s %s: must be at least 1", name, s)
+	}
+	if v > math.MaxInt {
+		return 0, fmt.Errorf("%s %s: too large (at most %d)", name, s, math.MaxInt)
+	}
+	return int(v), nil
+}
+
+const durationAccepted = `accepted: a Go duration ("3s", "500ms", "1m30s") or plain seconds ("3", "0.5"), not negative`
+
+// Duration parses a duration: a Go duration ("3s", "500ms", "1m30s") or a
+// plain number of seconds ("3", "0.5"). Negative durations are rejected.
+func Duration(s string) (time.Duration, error) {
+	if isPlainSeconds(s) {
+		secs, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return 0, fmt.Errorf("invalid duration %q: %s: %w", s, durationAccepted, err)
+		}
+		ns := secs * float64(time.Second)
+		if ns >= math.MaxInt64 {
+			return 0, fmt.Errorf("duration %q is too long: at most %s", s, time.Duration(math.MaxInt64))
+		}
+		return time.Duration(math.Round(ns)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q: %s", s, durationAccepted)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("invalid duration %q: must not be negative; %s", s, durationAccepted)
+	}
+	return d, nil
+}
+
+// isPlainSeconds reports whether s is digits with an optional fraction:
+// "3", "0.5", "3.", ".5".
+func isPlainSeconds(s string) bool {
+	digits, dots := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
+}
+
+// List splits a comma-separated list, trimming spaces around each item.
+// Empty items ("a,,b", "a,", "") are an error.
+func List(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("empty list %q: accepted: comma-separated items, e.g. a,b,c", s)
+	}
+	parts := strings.Split(s, ",")
+	out := make([]string, 0, len(parts))
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, fmt.Errorf("empty item %d in list %q: accepted: comma-separated items, e.g. a,b,c", i+1, s)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ParameterList parses a parameter scan such as "batch-size=16,256,4096":
+// a name (letters, digits, '-' and '_'), '=', then a List of values.
+func ParameterList(s string) (name string, values []string, err error) {
+	const accepted = "accepted: NAME=V1,V2,... e.g. batch-size=16,256,4096"
+	n, v, ok := strings.Cut(s, "=")
+	if !ok {
+		return "", nil, fmt.Errorf("parameter list %q has no '=': %s", s, accepted)
+	}
+	n = strings.TrimSpace(n)
+	if n == "" {
+		return "", nil, fmt.Errorf("parameter list %q has no name before '=': %s", s, accepted)
+	}
+	for _, c := range n {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", nil, fmt.Errorf("parameter list %q: invalid character %q in name %q: names use letters, digits, '-' and '_'; %s", s, c, n, accepted)
+		}
+	}
+	values, err = List(v)
+	if err != nil {
+		return "", nil, fmt.Errorf("parameter list %q: values: %w", s, err)
+	}
+	return n, values, nil
+}
