@@ -14,7 +14,9 @@ import (
 
 // Summary prints the comparison of every result in f: a table
 //
-//	Cell | Mean [unit] | ± σ | ns/cell | Relative (± σ)
+//	Cell | Mean [unit] | ± σ | ns/cell | Throughput | Relative (± σ)
+//
+// (Variant instead of Cell for the callback workload)
 //
 // with the reference row marked "(reference)", then hyperfine's sentences,
 // one per other result that has a successful run, e.g.
@@ -42,17 +44,24 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 			name += " (reference)"
 		}
 		if !measured(r) {
-			rows = append(rows, []string{name, "failed", "-", "-", "-"})
+			rows = append(rows, []string{name, "failed", "-", "-", "-", "-"})
 			continue
 		}
-		perCell := "-"
+		perCell, throughput := "-", "-"
 		if r.NsPerCell > 0 {
 			perCell = fmt.Sprintf("%.2f", r.NsPerCell)
 		}
-		rows = append(rows, []string{name, u.Value(r.Mean), u.Value(r.Stddev), perCell, relativeText(r, ref)})
+		if r.CellsPerSec > 0 {
+			throughput = rate(r.CellsPerSec, unit)
+		}
+		rows = append(rows, []string{name, u.Value(r.Mean), u.Value(r.Stddev), perCell, throughput, relativeText(r, ref)})
 	}
-	header := []string{"Cell", "Mean [" + u.String() + "]", "± σ", "ns/" + unit, "Relative (± σ)"}
-	if err := renderTable(w, header, rows, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}); err != nil {
+	first := "Cell"
+	if f.Workload == "callback" {
+		first = "Variant"
+	}
+	header := []string{first, "Mean [" + u.String() + "]", "± σ", "ns/" + unit, "Throughput", "Relative (± σ)"}
+	if err := renderTable(w, header, rows, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}); err != nil {
 		fmt.Fprintf(w, "(summary table not rendered: %v)\n", err)
 	}
 

@@ -38,8 +38,8 @@ func TestSummaryReferenceFastest(t *testing.T) {
 		t.Errorf("summary should start with its title and a box table:\n%s", got)
 	}
 	for _, s := range []string{"│ Cell", "Mean [s]", "± σ", "ns/cell", "Relative (± σ)",
-		"│ ocaml (reference) │    0.776 │ 0.012 │    7.58 │           1.00 │",
-		"│ boxroot           │    1.686 │ 0.013 │   16.46 │    2.17 ± 0.04 │"} {
+		"│ ocaml (reference) │    0.776 │ 0.012 │    7.58 │ 131.96 M cells/s │           1.00 │",
+		"│ boxroot           │    1.686 │ 0.013 │   16.46 │  60.74 M cells/s │    2.17 ± 0.04 │"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("summary lacks %q:\n%s", s, got)
 		}
@@ -78,7 +78,7 @@ func TestSummaryOrderAndFailures(t *testing.T) {
 	if !strings.Contains(got, "Mean [ms]") || !strings.Contains(got, "1686.0") {
 		t.Errorf("explicit ms unit not used:\n%s", got)
 	}
-	if cells := strings.Join(rowCells(t, got, "ocaml-ref"), " "); cells != "failed - - -" || strings.Contains(got, "than 'ocaml-ref'") {
+	if cells := strings.Join(rowCells(t, got, "ocaml-ref"), " "); cells != "failed - - - -" || strings.Contains(got, "than 'ocaml-ref'") {
 		t.Errorf("a result without successful runs shows as failed, without a sentence:\n%s", got)
 	}
 
@@ -226,5 +226,16 @@ func TestParseSort(t *testing.T) {
 	}
 	if _, err := ParseSort("median"); err == nil || !strings.Contains(err.Error(), `"median"`) || !strings.Contains(err.Error(), "auto, cell") {
 		t.Errorf("ParseSort(median) error = %v", err)
+	}
+}
+
+func TestSummaryNamesCallbackVariants(t *testing.T) {
+	f := seedFile()
+	f.Workload, f.Unit = "callback", "call"
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	for _, want := range []string{"│ Variant", "ns/call", "M calls/s"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("callback summary lacks %q:\n%s", want, got)
+		}
 	}
 }
