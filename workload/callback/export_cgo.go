@@ -1,0 +1,95 @@
+//go:build cgo
+
+package callback
+
+// This file holds the Go functions that C calls. A file with //export may
+// only declare C functions in its preamble; the definitions are in
+// callback.c.
+
+/*
+#include "callback.h"
+*/
+import "C"
+
+import (
+	"runtime/cgo"
+	"sync/atomic"
+
+	"github.com/rootbench/rootbench/impls/boxroot"
+)
+
+// target is the Go object a handle roots: foo adds its add field.
+type target struct{ add int64 }
+
+// resolve returns foo(x) for a call carrying handle h in mode handle
+// (an index into Handles): x + Addend without a handle, x + the addend of
+// the object h roots otherwise. A handle that roots something other than a
+// *target yields x, which the sum check then reports.
+func resolve(handle int, h uintptr, x int64) int64 {
+	var v any
+	switch handle {
+	case C.RB_HANDLE_NONE:
+		return x + Addend
+	case C.RB_HANDLE_CGO:
+		v = cgo.Handle(h).Value()
+	case C.RB_HANDLE_BOXROOT:
+		v = boxroot.Handle(h).Value()
+	}
+	if t, ok := v.(*target); ok {
+		return x + t.add
+	}
+	return x
+}
+
+//export rbWarm
+func rbWarm() {}
+
+//export rbFooNone
+func rbFooNone(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
+	return x + Addend
+}
+
+//export rbFooCgo
+func rbFooCgo(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
+	return C.int64_t(resolve(C.RB_HANDLE_CGO, uintptr(h), int64(x)))
+}
+
+//export rbFooBoxroot
+func rbFooBoxroot(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
+	return C.int64_t(resolve(C.RB_HANDLE_BOXROOT, uintptr(h), int64(x)))
+}
+
+// chanReq is one request of the channel variant.
+type chanReq struct {
+	tid int32
+	h   uintptr
+	x   int64
+}
+
+// chanServer is the state of a running channel variant: requests go to one
+// server goroutine over reqs; the reply to thread tid comes back on
+// replies[tid].
+type chanServer struct {
+	handle  int
+	reqs    chan chanReq
+	replies []chan int64
+}
+
+// activeChan is the channel server of the run in progress. Runs are
+// serialized (runMu), and it is set before any C thread starts and cleared
+// after every C thread has been joined, so rbChanCall always finds it.
+var activeChan atomic.Pointer[chanServer]
+
+//export rbChanCall
+func rbChanCall(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
+	s := activeChan.Load()
+	s.reqs <- chanReq{tid: int32(tid), h: uintptr(h), x: int64(x)}
+	return C.int64_t(<-s.replies[tid])
+}
+
+// serve answers requests until reqs is closed.
+func (s *chanServer) serve() {
+	for q := range s.reqs {
+		s.replies[q.tid] <- resolve(s.handle, q.h, q.x)
+	}
+}
