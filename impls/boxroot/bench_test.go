@@ -1,0 +1,336 @@
+package boxroot
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootbench/rootbench/cell"
+)
+
+// sinkValue is a pointer value, so that storing it in an interface does not
+// allocate.
+var sinkValue any = new(int)
+
+func BenchmarkLocalCreateDelete(b *testing.B) {
+	for _, c := range benchImpls() {
+		b.Run(c.name, func(b *testing.B) {
+			d := c.impl.NewDomain()
+			defer d.Close()
+			v := sinkValue
+			b.ReportAllocs()
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				d.Delete(d.Create(v))
+			}
+		})
+	}
+}
+
+// BenchmarkLocalCreateDeleteBatch creates 1024 handles, then deletes them:
+// the free list is walked through a whole pool, not a single slot. One op
+// is one Create and, amortised, one Delete.
+func BenchmarkLocalCreateDeleteBatch(b *testing.B) {
+	d := New(Options{}).NewDomain()
+	defer d.Close()
+	hs := make([]Handle, 1024)
+	v := sinkValue
+	b.ReportAllocs()
+	defer cpuPerOp(b)()
+	for i := 0; b.Loop(); i++ {
+		j := i & 1023
+		hs[j] = d.Create(v)
+		if j == 1023 {
+			for _, h := range hs {
+				d.Delete(h)
+			}
+		}
+	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	d := New(Options{}).NewDomain()
+	defer d.Close()
+	hs := make([]Handle, 4096)
+	for i := range hs {
+		hs[i] = d.Create(sinkValue)
+	}
+	b.ReportAllocs()
+	defer cpuPerOp(b)()
+	var bad int
+	want := sinkValue.(*int)
+	for i := 0; b.Loop(); i++ {
+		if p, _ := d.Get(hs[i&4095]).(*int); p != want {
+			bad++
+		}
+	}
+	if bad != 0 {
+		b.Fatalf("%d wrong values", bad)
+	}
+}
+
+// BenchmarkRemoteDelete times only the deletes, by a domain that does not
+// own the pools, of handles another domain created (creation untimed).
+// Its cpu-ns/op counts the deleting thread's CPU time in the timed part.
+func BenchmarkRemoteDelete(b *testing.B) {
+	for _, c := range benchImpls() {
+		b.Run(c.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			owner, other := c.impl.NewDomain(), c.impl.NewDomain()
+			defer owner.Close()
+			defer other.Close()
+			const n = 1 << 14
+			hs := make([]Handle, n)
+			b.ReportAllocs()
+			b.StopTimer()
+			var cpu time.Duration
+			for i := 0; i < b.N; i += n {
+				m := min(n, b.N-i)
+				for j := range m {
+					hs[j] = owner.Create(sinkValue)
+				}
+				t0, _ := threadCPU()
+				b.StartTimer()
+				for _, h := range hs[:m] {
+					other.Delete(h)
+				}
+				b.StopTimer()
+				t1, _ := threadCPU()
+				cpu += t1 - t0
+			}
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+}
+
+// BenchmarkCreateRemoteDelete is the message-passing path on one goroutine:
+// one domain creates, another deletes, all timed (creation, remote delete,
+// publication and the owner's reuse in place).
+func BenchmarkCreateRemoteDelete(b *testing.B) {
+	for _, c := range benchImpls() {
+		b.Run(c.name, func(b *testing.B) {
+			owner, other := c.impl.NewDomain(), c.impl.NewDomain()
+			defer owner.Close()
+			defer other.Close()
+			hs := make([]Handle, 1024)
+			b.ReportAllocs()
+			defer cpuPerOp(b)()
+			for i := 0; b.Loop(); i++ {
+				j := i & 1023
+				hs[j] = owner.Create(sinkValue)
+				if j == 1023 {
+					for _, h := range hs {
+						other.Delete(h)
+					}
+				}
+			}
+		})
+	}
+}
+
+type benchImpl struct {
+	name string
+	impl *Impl
+}
+
+func benchImpls() []benchImpl {
+	out := []benchImpl{{"boxroot", New(Options{})}}
+	for _, v := range Variants() {
+		out = append(out, benchImpl{v.Name, New(v.Options)})
+	}
+	return out
+}
+
+// handleAPI is a cgo.Handle-shaped API, for side-by-side benchmarks.
+type handleAPI struct {
+	name   string
+	new    func(any) uintptr
+	value  func(uintptr) any
+	delete func(uintptr)
+}
+
+// handleAPIs lists the drop-in API and, when cgo is on, runtime/cgo.Handle
+// (see cgo_test.go).
+var handleAPIs = []handleAPI{{
+	name:   "boxroot-handle",
+	new:    func(v any) uintptr { return uintptr(NewHandle(v)) },
+	value:  func(h uintptr) any { return Handle(h).Value() },
+	delete: func(h uintptr) { Handle(h).Delete() },
+}}
+
+func BenchmarkHandle(b *testing.B) {
+	for _, api := range handleAPIs {
+		b.Run(api.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer cpuPerOp(b)()
+			v := sinkValue
+			for b.Loop() {
+				h := api.new(v)
+				if api.value(h) != v {
+					b.Fatal("wrong value")
+				}
+				api.delete(h)
+			}
+		})
+		b.Run(api.name+"/parallel", func(b *testing.B) {
+			b.ReportAllocs()
+			defer processCPUPerOp(b)()
+			b.RunParallel(func(pb *testing.PB) {
+				v := any(new(int))
+				for pb.Next() {
+					h := api.new(v)
+					if api.value(h) != v {
+						panic("wrong value")
+					}
+					api.delete(h)
+				}
+			})
+		})
+	}
+}
+
+// mpParams are the message-passing benchmark's parameters.
+type mpParams struct {
+	cells, batch, maxDelay int
+}
+
+// msgPass is a minimal parallel message-passing run: a producer domain
+// creates batches of cells and sends them over a channel to a consumer
+// domain, which checks every value and deletes every cell. Every maxDelay
+// batches the producer waits until the consumer has caught up. Producer
+// and consumer are each locked to an OS thread.
+func msgPass[C any](impl cell.Impl[C], p mpParams) error {
+	prod, cons := impl.NewDomain(), impl.NewDomain()
+	vals := make([]any, p.batch)
+	for i := range vals {
+		vals[i] = new(int)
+	}
+	nb := (p.cells + p.batch - 1) / p.batch
+	batches := make(chan []C, p.maxDelay+1)
+	spare := make(chan []C, p.maxDelay+2)
+	ack := make(chan struct{})
+	var wg sync.WaitGroup
+	var cerr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer cons.Close()
+		for batch := range batches {
+			if batch == nil {
+				ack <- struct{}{}
+				continue
+			}
+			for j, c := range batch {
+				if cons.Get(c) != vals[j] && cerr == nil {
+					cerr = fmt.Errorf("cell %d of a batch: wrong value", j)
+				}
+				cons.Delete(c)
+			}
+			select {
+			case spare <- batch[:0]:
+			default:
+			}
+		}
+	}()
+	runtime.LockOSThread()
+	for i := range nb {
+		var batch []C
+		select {
+		case batch = <-spare:
+		default:
+			batch = make([]C, 0, p.batch)
+		}
+		for j := range p.batch {
+			batch = append(batch, prod.Create(vals[j]))
+		}
+		batches <- batch
+		if p.maxDelay > 0 && (i+1)%p.maxDelay == 0 {
+			batches <- nil
+			<-ack
+		}
+	}
+	runtime.UnlockOSThread()
+	close(batches)
+	wg.Wait()
+	prod.Close()
+	return cerr
+}
+
+// mpCase is one cell implementation in the message-passing benchmark.
+type mpCase struct {
+	name string
+	run  func(mpParams) error
+}
+
+func mpCaseOf[C any](name string, newImpl func() cell.Impl[C]) mpCase {
+	return mpCase{name, func(p mpParams) error { return msgPass(newImpl(), p) }}
+}
+
+// mpCases lists the cells compared; cgo_test.go adds cgo-handle.
+var mpCases = func() []mpCase {
+	cs := []mpCase{
+		mpCaseOf("ocaml", func() cell.Impl[any] { return directImpl{} }),
+		mpCaseOf("boxroot", func() cell.Impl[Handle] { return New(Options{}) }),
+		mpCaseOf("ref", func() cell.Impl[*refBox] { return refImpl{} }),
+		mpCaseOf("boxroot-handle", HandleImpl),
+		mpCaseOf("bxboxed", func() cell.Impl[Handle] { return boxedImpl{New(Options{})} }),
+	}
+	for _, v := range Variants() {
+		opts := v.Options
+		cs = append(cs, mpCaseOf("boxroot:"+v.Name, func() cell.Impl[Handle] { return New(opts) }))
+	}
+	return cs
+}()
+
+// BenchmarkMsgPass is the parallel message-passing workload with the
+// default parameters (BATCH_SIZE=1024, MAX_DELAY=128); one op is one cell.
+func BenchmarkMsgPass(b *testing.B) {
+	for _, c := range mpCases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer processCPUPerOp(b)()
+			if err := c.run(mpParams{cells: b.N, batch: 1024, maxDelay: 128}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// directImpl is the control: the cell is the value itself.
+type directImpl struct{}
+
+func (directImpl) NewDomain() cell.Domain[any] { return directImpl{} }
+func (directImpl) Create(v any) any            { return v }
+func (directImpl) Get(c any) any               { return c }
+func (directImpl) Delete(any)                  {}
+func (directImpl) Close()                      {}
+
+// refImpl is a fresh heap box per cell, as the ref cell.
+type refImpl struct{}
+
+type refBox struct{ v any }
+
+func (refImpl) NewDomain() cell.Domain[*refBox] { return refImpl{} }
+func (refImpl) Create(v any) *refBox            { return &refBox{v} }
+func (refImpl) Get(c *refBox) any               { return c.v }
+func (refImpl) Delete(c *refBox)                { c.v = nil }
+func (refImpl) Close()                          {}
+
+// boxedImpl is bx-boxed (impls/bxboxed) restated here, as that package
+// imports this one: a heap box per cell, rooted through boxroot.
+type boxedImpl struct{ im *Impl }
+
+type boxedDomain struct{ d cell.Domain[Handle] }
+
+func (b boxedImpl) NewDomain() cell.Domain[Handle] { return boxedDomain{b.im.NewDomain()} }
+func (b boxedDomain) Create(v any) Handle          { return b.d.Create(&refBox{v}) }
+func (b boxedDomain) Get(h Handle) any             { return b.d.Get(h).(*refBox).v }
+func (b boxedDomain) Delete(h Handle)              { b.d.Delete(h) }
+func (b boxedDomain) Close()                       { b.d.Close() }

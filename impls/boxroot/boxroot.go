@@ -1,0 +1,305 @@
+package boxroot
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rootbench/rootbench/cell"
+)
+
+// Handle is a boxroot cell: an integer naming a slot of a pool, which C code
+// may hold. The zero Handle is never valid.
+type Handle uintptr
+
+// Options select one of boxroot's ablation experiments; the zero value is
+// boxroot itself. Each field changes one thing.
+type Options struct {
+	// ForceRemote sends every delete down the remote path, even a delete
+	// by the pool's owner (OCaml boxroot's BXR_FORCE_REMOTE).
+	ForceRemote bool
+	// NoReuse never refills a full pool in place from its delayed list
+	// when a domain needs room; delayed lists are taken back only by a
+	// periodic sweep, the analogue of OCaml boxroot flushing them when the
+	// GC scans its pools (experiment 3 of the message-passing MR).
+	NoReuse bool
+	// EagerRemote publishes every remote delete at once with its own CAS,
+	// instead of batching a chain per pool.
+	EagerRemote bool
+	// LockedRemote makes every remote delete take the pool's mutex
+	// (experiment 2). It takes precedence over EagerRemote.
+	LockedRemote bool
+	// Name is the implementation's name in panic messages; "" means
+	// "boxroot".
+	Name string
+}
+
+// Variant is one ablation experiment, registered as cell "boxroot:<Name>".
+type Variant struct {
+	Name        string
+	Description string
+	Options     Options
+}
+
+// Variants returns boxroot's ablation experiments, each changing one thing.
+func Variants() []Variant {
+	return []Variant{
+		{Name: "force-remote",
+			Description: "every delete takes the remote path, even the owner's (OCaml's BXR_FORCE_REMOTE)",
+			Options:     Options{ForceRemote: true}},
+		{Name: "no-reuse",
+			Description: "full pools are never refilled in place from their delayed list; a periodic sweep takes the lists back",
+			Options:     Options{NoReuse: true}},
+		{Name: "eager-remote",
+			Description: "one CAS per remote delete, no batching",
+			Options:     Options{EagerRemote: true}},
+		{Name: "locked-remote",
+			Description: "every remote delete takes the pool's mutex",
+			Options:     Options{LockedRemote: true}},
+	}
+}
+
+// Impl is a boxroot allocator: a directory of pools and the domains that
+// own them. It implements cell.Impl[Handle], cell.Stater and cell.Liver, and
+// is safe for concurrent use.
+type Impl struct {
+	opts Options
+	name string
+	// msg is the panic message for an invalid or deleted handle.
+	msg string
+	// trimMin, flushEvery and idleFactor tune the domains' sweeps (the
+	// constants of the same names; tests shorten them to exercise them).
+	trimMin, flushEvery, idleFactor int
+
+	// dir maps a pool index to its pool in two levels, so that it grows
+	// without moving: a chunk, once stored, is never replaced, and readers
+	// (Get, Delete) use atomic loads only. Writers hold mu.
+	dir [dirSize]atomic.Pointer[chunk]
+
+	mu       sync.Mutex
+	nextIdx  int32   // next never-used directory index
+	freeIdx  []int32 // directory indexes of released pools
+	empty    []*pool // wholly free pools kept for reuse (owner nil)
+	orphans  []*pool // pools of closed domains (owner nil)
+	domains  map[*domain]struct{}
+	pools    int64 // pools in the directory
+	closed   counters
+	allocs   int64 // pools allocated
+	peak     int64
+	released int64
+	adopted  int64
+}
+
+// New returns a boxroot allocator with the given ablation options.
+func New(opts Options) *Impl {
+	name := opts.Name
+	if name == "" {
+		name = "boxroot"
+	}
+	return &Impl{
+		opts:       opts,
+		name:       name,
+		msg:        name + ": invalid or deleted handle",
+		trimMin:    trimMin,
+		idleFactor: idleFactor,
+		flushEvery: noReuseFlushEvery,
+		domains:    map[*domain]struct{}{},
+	}
+}
+
+// NewDomain returns a fresh domain, to be used by one goroutine at a time.
+func (im *Impl) NewDomain() cell.Domain[Handle] { return im.newDomain() }
+
+func (im *Impl) newDomain() *domain {
+	d := &domain{im: im, opts: im.opts, publishAt: publishBound}
+	if im.opts.EagerRemote {
+		d.publishAt = 1
+	}
+	d.trimAt = im.trimMin
+	im.mu.Lock()
+	im.domains[d] = struct{}{}
+	im.mu.Unlock()
+	return d
+}
+
+// invalid panics for a handle that names no live slot.
+//
+//go:noinline
+func (im *Impl) invalid(h Handle) {
+	panic(fmt.Sprintf("%s (%#x)", im.msg, uintptr(h)))
+}
+
+// lookup returns the pool and the slot h names, or nil, nil. It takes no
+// lock: a chunk, once stored, is never replaced, and a pool is stored fully
+// initialised.
+func (im *Impl) lookup(h Handle) (*pool, *any) {
+	x := uintptr(h) - 1 // h == 0 wraps around past the directory
+	if x >= maxPools<<poolLog {
+		return nil, nil
+	}
+	c := im.dir[x>>(poolLog+chunkLog)].Load()
+	if c == nil {
+		return nil, nil
+	}
+	p := c[(x>>poolLog)&chunkMask].Load()
+	if p == nil {
+		return nil, nil
+	}
+	return p, &p.slots[x&slotMask]
+}
+
+// get returns the value rooted by h. Any goroutine may call it: the
+// creator's write of the slot happens before the handle reached the caller
+// (however it was passed on), and nobody writes a live slot.
+func (im *Impl) get(h Handle) any {
+	_, s := im.lookup(h)
+	if s == nil || isFree(*s) {
+		im.invalid(h)
+	}
+	return *s
+}
+
+// Get returns the value rooted by h, from any goroutine, without a domain.
+func (im *Impl) Get(h Handle) any { return im.get(h) }
+
+// allocPool returns a fresh pool registered in the directory. Called with
+// mu held.
+func (im *Impl) allocPool() *pool {
+	var idx int32
+	if n := len(im.freeIdx); n > 0 {
+		idx = im.freeIdx[n-1]
+		im.freeIdx = im.freeIdx[:n-1]
+	} else {
+		if im.nextIdx >= maxPools {
+			panic(fmt.Sprintf("%s: out of handle space (%d pools of %d slots live)", im.name, maxPools, poolSize))
+		}
+		idx = im.nextIdx
+		im.nextIdx++
+	}
+	p := newPool(idx)
+	c := im.dir[idx>>chunkLog].Load()
+	if c == nil {
+		c = new(chunk)
+		im.dir[idx>>chunkLog].Store(c)
+	}
+	// The pool is fully initialised before this Store publishes it.
+	c[idx&chunkMask].Store(p)
+	im.allocs++
+	im.pools++
+	im.peak = max(im.peak, im.pools)
+	return p
+}
+
+// recycle takes a wholly free, unowned pool (mu held): it is kept on the
+// empty list up to maxEmpty, and released beyond. The pool's delayed list
+// may hold slots; they are free all the same.
+func (im *Impl) recycle(p *pool) {
+	if len(im.empty) < maxEmpty {
+		p.reset()
+		im.empty = append(im.empty, p)
+		return
+	}
+	p.released.Store(true) // before its index can name another pool
+	im.dir[p.idx>>chunkLog].Load()[p.idx&chunkMask].Store(nil)
+	im.freeIdx = append(im.freeIdx, p.idx)
+	im.pools--
+	im.released++
+}
+
+// acquire finds d a pool with room, from the empty list, the orphans, or a
+// fresh allocation, and makes d its owner.
+func (im *Impl) acquire(d *domain) *pool {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	var found *pool
+	// Adopt an orphan with room, recycling the wholly free ones on the way;
+	// look at a bounded number, oldest first, so that a long orphan list
+	// does not make every acquire slow.
+	for k := 0; k < orphanScan && len(im.orphans) > 0 && found == nil; k++ {
+		p := im.orphans[0]
+		im.orphans[0] = nil
+		im.orphans = im.orphans[1:]
+		switch {
+		case p.whollyFree():
+			im.recycle(p)
+		case p.room(d.opts.NoReuse) >= reuseMin:
+			found = p
+			im.adopted++
+		default:
+			im.orphans = append(im.orphans, p)
+		}
+	}
+	if found == nil {
+		if n := len(im.empty); n > 0 {
+			found = im.empty[n-1]
+			im.empty[n-1] = nil
+			im.empty = im.empty[:n-1]
+		} else {
+			found = im.allocPool()
+		}
+	}
+	// The pool passes from mu's hands to d's: d's accesses to its owner-only
+	// fields happen after this Store, which happens after mu was acquired.
+	found.owner.Store(d)
+	return found
+}
+
+// counters are a domain's event counts.
+type counters struct {
+	creates, localDeletes, remoteDeletes int64
+	slowCreates, flushes, publishes      int64
+}
+
+func (c *counters) add(o counters) {
+	c.creates += o.creates
+	c.localDeletes += o.localDeletes
+	c.remoteDeletes += o.remoteDeletes
+	c.slowCreates += o.slowCreates
+	c.flushes += o.flushes
+	c.publishes += o.publishes
+}
+
+// totals sums the counters of closed domains and the last published
+// counters of open ones. Called with mu held.
+func (im *Impl) totals() counters {
+	t := im.closed
+	for d := range im.domains {
+		t.add(d.mirror.load())
+	}
+	return t
+}
+
+// Live returns the number of handles created and not deleted. It is exact
+// once every domain is closed; while domains run it lags behind by the work
+// they have not yet published (at most a pool switch's worth each).
+func (im *Impl) Live() int64 {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	t := im.totals()
+	return t.creates - t.localDeletes - t.remoteDeletes
+}
+
+// Stats returns the allocator's counters (see the package documentation).
+// Safe to call while domains run: the figures are then approximate.
+func (im *Impl) Stats() map[string]int64 {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	t := im.totals()
+	return map[string]int64{
+		"pools_allocated":  im.allocs,
+		"peak_pools":       im.peak,
+		"pools_released":   im.released,
+		"pools":            im.pools,
+		"pools_empty":      int64(len(im.empty)),
+		"pools_orphaned":   int64(len(im.orphans)),
+		"orphans_adopted":  im.adopted,
+		"live":             t.creates - t.localDeletes - t.remoteDeletes,
+		"creates":          t.creates,
+		"local_deletes":    t.localDeletes,
+		"remote_deletes":   t.remoteDeletes,
+		"delayed_flushes":  t.flushes,
+		"remote_publishes": t.publishes,
+		"slow_creates":     t.slowCreates,
+		"domains_open":     int64(len(im.domains)),
+	}
+}

@@ -1,0 +1,110 @@
+package boxroot
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rootbench/rootbench/cell"
+)
+
+// floorDomain is the cheapest possible integer-handle table behind the
+// cell.Domain interface: a slice of slots, no free list, no checks. Its
+// benchmarks are the floor under boxroot's (the interface calls and the
+// loop); floorDom is a package variable so the calls stay dynamic.
+type floorDomain struct {
+	slots []any
+	next  uintptr
+}
+
+func (f *floorDomain) Create(v any) Handle {
+	i := f.next & 4095
+	f.next++
+	f.slots[i] = v
+	return Handle(i)
+}
+func (f *floorDomain) Get(h Handle) any { return f.slots[h&4095] }
+func (f *floorDomain) Delete(h Handle)  { f.slots[h&4095] = nil }
+func (f *floorDomain) Close()           {}
+
+var floorDom cell.Domain[Handle] = &floorDomain{slots: make([]any, 4096)}
+
+// BenchmarkFloorCreateDelete is the floor under BenchmarkLocalCreateDelete.
+func BenchmarkFloorCreateDelete(b *testing.B) {
+	d := floorDom
+	v := sinkValue
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		d.Delete(d.Create(v))
+	}
+}
+
+// BenchmarkFloorGet is the floor under BenchmarkGet.
+func BenchmarkFloorGet(b *testing.B) {
+	d := floorDom
+	want := sinkValue.(*int)
+	var bad int
+	defer cpuPerOp(b)()
+	for i := 0; b.Loop(); i++ {
+		if p, _ := d.Get(Handle(i & 4095)).(*int); p != want && p != nil {
+			bad++
+		}
+	}
+	if bad != 0 {
+		b.Fatal("wrong value")
+	}
+}
+
+// calPool and calWord serve the calibrations of the drop-in API's costs.
+var (
+	calPool = sync.Pool{New: func() any { return new(int) }}
+	calWord atomic.Uint64
+)
+
+// BenchmarkCalibrateSyncPool is one sync.Pool Get and Put: what NewHandle
+// pays to borrow a domain.
+func BenchmarkCalibrateSyncPool(b *testing.B) {
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		x := calPool.Get().(*int)
+		calPool.Put(x)
+	}
+}
+
+// BenchmarkCalibrateCAS is one uncontended load and CAS: what the drop-in
+// Delete pays to publish a slot.
+func BenchmarkCalibrateCAS(b *testing.B) {
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		o := calWord.Load()
+		calWord.CompareAndSwap(o, o+1)
+	}
+}
+
+// cpuPerOp locks the benchmark to its thread and, when the returned func
+// runs after the loop, reports the thread's CPU time per op ("cpu-ns/op").
+// Use it with defer before a b.Loop loop on one goroutine.
+func cpuPerOp(b *testing.B) func() {
+	runtime.LockOSThread()
+	start, ok := threadCPU()
+	return func() {
+		end, ok2 := threadCPU()
+		runtime.UnlockOSThread()
+		if ok && ok2 && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+// processCPUPerOp is cpuPerOp for work spread over several threads: every
+// thread's CPU time, per op.
+func processCPUPerOp(b *testing.B) func() {
+	start, ok := processCPU()
+	return func() {
+		end, ok2 := processCPU()
+		if ok && ok2 && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package boxroot
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+const (
+	// poolLog is log2 of a pool's capacity.
+	poolLog = 10
+	// poolSize is the number of slots in a pool.
+	poolSize = 1 << poolLog
+	// slotMask extracts a slot index from a handle.
+	slotMask = poolSize - 1
+	// endOfList terminates a free list: it is no slot index.
+	endOfList = poolSize
+
+	// chunkLog is log2 of the number of pools one directory chunk maps.
+	chunkLog  = 10
+	chunkSize = 1 << chunkLog
+	chunkMask = chunkSize - 1
+	// dirSize is the number of chunks in the directory: with 1024 chunks of
+	// 1024 pools of 1024 slots an Impl can hold 2^30 handles at once.
+	dirSize = 1 << 10
+	// maxPools bounds the pools of one Impl.
+	maxPools = dirSize * chunkSize
+
+	// reuseMin is the number of free slots (local plus delayed) that makes
+	// an owned pool worth switching to: below it a domain would come back to
+	// the slow path too soon.
+	reuseMin = poolSize / 16
+	// publishBound is the longest chain of remote frees a domain keeps
+	// unpublished for one pool.
+	publishBound = poolSize / 4
+	// scanLimit bounds how many ring pools a domain inspects per slow path.
+	scanLimit = 4
+	// orphanScan bounds the orphans looked at by one acquire or Close.
+	orphanScan = 8
+	// maxEmpty bounds the wholly free pools an Impl keeps for reuse; beyond
+	// it they are released to the garbage collector.
+	maxEmpty = 8
+	// trimMin is the shortest period, in pool switches, of a domain's
+	// sweep for idle wholly free pools.
+	trimMin = 64
+	// idleFactor sets how long a wholly free pool must stay unused before
+	// its domain hands it back: idleFactor times the domain's capacity
+	// (pools owned times poolSize) in creates. Long, so that a workload
+	// whose demand swings (a consumer now close behind, now far behind)
+	// keeps its pools instead of releasing and reallocating them.
+	idleFactor = 16
+	// noReuseFlushEvery is the period, in pool switches, of the no-reuse
+	// variant's sweep that takes delayed lists back (the analogue of OCaml
+	// boxroot flushing delayed lists when the GC scans the pools).
+	noReuseFlushEvery = 32
+)
+
+// freeMark is what a free slot holds: a pointer to marks[n] says "free; the
+// next free slot of this list is n" (n == endOfList ends the list). A
+// pointer into a global array is stored in an interface without allocating,
+// and no user value can have the unexported type *freeMark, so a slot is free
+// exactly when it holds a *freeMark.
+type freeMark struct{ next int32 }
+
+var marks = func() (m [poolSize + 1]freeMark) {
+	for i := range m {
+		m[i].next = int32(i)
+	}
+	return m
+}()
+
+// link is the content of a free slot whose successor in its list is next.
+func link(next int32) any { return &marks[next] }
+
+// isFree reports whether a slot's content is a free mark.
+func isFree(v any) bool {
+	_, ok := v.(*freeMark)
+	return ok
+}
+
+// Delayed-list word: the head slot index in the low 32 bits, the chain
+// length in the high 32 bits. The empty list is head endOfList, length 0.
+const (
+	emptyDelayed = uint64(endOfList)
+	headMask     = 1<<32 - 1
+)
+
+func unpackDelayed(w uint64) (head, n int32) { return int32(w & headMask), int32(w >> 32) }
+
+// pool is a fixed array of slots, owned by at most one domain at a time.
+//
+// The slots are ordinary interface values in a heap object, so the garbage
+// collector scans them: a value stored in a slot is rooted. A slot holds
+// either a live value or a free mark (see freeMark).
+type pool struct {
+	slots [poolSize]any
+
+	// Read-mostly fields, on a cache line of their own (the slots end on a
+	// line boundary): every Get and Delete reads them, from any domain.
+
+	// base is the handle of slot 0; idx the directory index. Immutable.
+	base Handle
+	idx  int32
+	// released is set (under Impl.mu) when the pool leaves the directory
+	// for good; domains' lookup caches check it.
+	released atomic.Bool
+	// owner is the owning domain, nil while orphaned or empty. It goes
+	// from nil to d only under Impl.mu (acquire, adoption) and from d to
+	// nil only by d itself (Close, trim): so "owner == d" read by d stays
+	// true while d works, which is what makes d's local delete safe.
+	owner atomic.Pointer[domain]
+
+	_ [64 - 8 - 4 - 4 - 8]byte
+
+	// Owner-only fields, written on every create: read and written only by
+	// the pool's owner, i.e. the domain d with owner == d, or, while owner
+	// is nil (an orphan, or a pool in the Impl's empty list), whoever holds
+	// Impl.mu. Ownership changes hands only under Impl.mu, which orders
+	// these accesses.
+	freeHead int32 // head of the local free list (endOfList: empty)
+	nfree    int32 // length of the local free list (but see domain.settle)
+	// Ring links in the owning domain's ring of non-current pools.
+	next, prev *pool
+	// lastUsed is the owning domain's create count when the pool last
+	// became its current pool.
+	lastUsed int64
+
+	_ [64 - 4 - 4 - 8 - 8 - 8]byte
+
+	// delayed is the chain of slots freed by other domains, pushed with CAS
+	// (a batch at a time) and taken back whole by the owner with one Swap.
+	// Invariants: every slot on the chain holds a free mark linking to the
+	// next one; the chain's length is the high half of the word.
+	delayed atomic.Uint64
+	// mu serialises remote frees in the locked-remote variant only.
+	mu sync.Mutex
+}
+
+// newPool returns a pool with every slot on its local free list.
+func newPool(idx int32) *pool {
+	p := &pool{idx: idx, base: Handle(uintptr(idx)<<poolLog) + 1}
+	p.reset()
+	return p
+}
+
+// reset puts every slot on the local free list. The pool must be wholly
+// free (no live slot, no slot in anyone's pending chain) and owned by the
+// caller.
+func (p *pool) reset() {
+	for i := range p.slots {
+		p.slots[i] = link(int32(i + 1))
+	}
+	p.freeHead, p.nfree = 0, poolSize
+	p.delayed.Store(emptyDelayed)
+}
+
+// delayedLen is the length of the delayed list, as of now. Racy by nature
+// (others may push meanwhile) but never more than the true length later.
+func (p *pool) delayedLen() int32 {
+	_, n := unpackDelayed(p.delayed.Load())
+	return n
+}
+
+// whollyFree reports whether every slot is free: on the local free list or
+// the delayed list. Called by the owner. Once true it stays true until the
+// owner creates, since nobody else can free a slot that is already free.
+func (p *pool) whollyFree() bool { return p.nfree+p.delayedLen() == poolSize }
+
+// takeDelayed makes the delayed list the local free list. Called by the
+// owner, only when the local free list is empty: so the chain becomes the
+// free list as it is, without being walked.
+func (p *pool) takeDelayed(locked bool) {
+	var w uint64
+	if locked {
+		p.mu.Lock()
+		w = p.delayed.Swap(emptyDelayed)
+		p.mu.Unlock()
+	} else {
+		// The Swap pairs with the deleters' CAS: it sees every chain
+		// published before it, and the slot writes each deleter made
+		// before its CAS.
+		w = p.delayed.Swap(emptyDelayed)
+	}
+	head, n := unpackDelayed(w)
+	p.freeHead, p.nfree = head, n
+}
+
+// push publishes a chain of n freed slots, head ... tail, onto the delayed
+// list. The chain is private to the caller until the CAS succeeds: every
+// slot on it holds a free mark linking to the next, and tail is rewritten
+// here to link to the list's current head.
+func (p *pool) push(tail *any, head, n int32) {
+	add := uint64(n) << 32
+	for {
+		old := p.delayed.Load()
+		*tail = link(int32(old & headMask))
+		// Push-only CAS against an owner that takes the whole list with
+		// Swap: no ABA hazard, since success only requires the head to be
+		// the one the tail now links to, whatever happened in between.
+		// The CAS publishes the slot writes above to the owner's Swap.
+		// After it the chain belongs to the owner: p must not be touched
+		// again (it may even be reused or released).
+		if p.delayed.CompareAndSwap(old, ((old&^headMask)+add)|uint64(head)) {
+			return
+		}
+	}
+}
+
+// chunk maps chunkSize consecutive pool indexes to pools.
+type chunk [chunkSize]atomic.Pointer[pool]
+
+// room is the number of free slots the owner may count on: the local free
+// list, plus the delayed list unless the no-reuse variant forbids taking it
+// back on demand.
+func (p *pool) room(noReuse bool) int32 {
+	if noReuse {
+		return p.nfree
+	}
+	return p.nfree + p.delayedLen()
+}

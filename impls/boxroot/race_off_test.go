@@ -1,0 +1,5 @@
+//go:build !race
+
+package boxroot
+
+const raceEnabled = false
