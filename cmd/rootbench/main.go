@@ -1,0 +1,82 @@
+// Command rootbench compares root-handle implementations — the ways a Go
+// program keeps a value alive behind a small token that can cross into C —
+// with a hyperfine-grade harness: one worker process per run, interleaved
+// runs, statistics, GC and memory figures, exports, comparisons and reports.
+//
+// Run `rootbench --help` for the commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses.
+const (
+	exitFailed      = 1   // a run failed, or a regression was found
+	exitUsage       = 2   // bad input: flags, names, numbers, files
+	exitInterrupted = 130 // SIGINT (128+2); SIGTERM gives 143
+)
+
+// exitError carries an exit status up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf reports bad input: exit status 2.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func usageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rootbench",
+		Short: "Benchmark root-handle implementations (cgo.Handle, boxroot, heap boxes, ...)",
+		Long: `rootbench compares root handles: the ways a Go program keeps a value alive
+behind a small token that can cross into C or sit in another goroutine's queue
+(runtime/cgo.Handle, handle tables, heap boxes, a Go port of OCaml's boxroot).
+
+Every measured run is a fresh worker process; runs of different cells are
+interleaved; every sample is kept and can be exported, compared and reported.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
+	})
+	root.AddCommand(newRunCmd(), newListCmd(), newCompareCmd(), newReportCmd(),
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd())
+	return root
+}
+
+func main() {
+	err := newRootCmd().Execute()
+	if err == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "rootbench: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.code)
+	}
+	// Cobra's own errors (unknown command, bad arguments) are usage errors.
+	os.Exit(exitUsage)
+}

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+// The test binary doubles as the rootbench binary: with ROOTBENCH_AS_CLI set
+// it runs main, so the harness's worker processes (which re-execute
+// os.Executable()) are this binary too, race detector included.
+func TestMain(m *testing.M) {
+	if os.Getenv("ROOTBENCH_AS_CLI") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// rootbench runs the CLI with args and extra environment.
+func rootbench(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(cleanEnv(), append([]string{"ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0"}, env...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	} else if err != nil {
+		t.Fatalf("rootbench %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// cleanEnv drops the OCaml benchmark's variables so the tests see defaults.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func (r result) must(t *testing.T, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+func TestRunOCamlEnvironmentVerbatim(t *testing.T) {
+	r := rootbench(t, []string{"SCHEDULER=Parallel", "MAX_DELAY=128", "NITERS=2_0", "BATCH_SIZE=1024", "CELL=boxroot"},
+		"run", "--runs", "3")
+	r.must(t, 0)
+	if n := strings.Count(r.stdout, "Benchmark "); n != 1 {
+		t.Fatalf("want one benchmark block, got %d:\n%s", n, r.stdout)
+	}
+	for _, want := range []string{"boxroot", "Time (mean ± σ)", "Range (min … max)", "3 runs"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestRunSixCellsWithSummary(t *testing.T) {
+	cells := []string{"ocaml", "boxroot", "ref", "generational", "bxboxed", "cgo-handle"}
+	r := rootbench(t, nil, "run", "--cell", strings.Join(cells, ","), "--niters", "20", "--runs", "3")
+	r.must(t, 0)
+	for _, c := range cells {
+		if !strings.Contains(r.stdout, "Benchmark") || !strings.Contains(r.stdout, c) {
+			t.Errorf("output lacks cell %s", c)
+		}
+	}
+	if n := strings.Count(r.stdout, "Benchmark "); n != len(cells) {
+		t.Errorf("want %d benchmark blocks, got %d", len(cells), n)
+	}
+	sentences := regexp.MustCompile(`'[^']+' ran\s+[0-9.]+ ± [0-9.]+ times (faster|slower) than '[^']+'`).FindAllString(r.stdout, -1)
+	if len(sentences) != len(cells)-1 {
+		t.Errorf("want %d relative sentences, got %d:\n%s", len(cells)-1, len(sentences), r.stdout)
+	}
+}
+
+func TestFaultyCellsFailLoudly(t *testing.T) {
+	for _, tc := range []struct{ cell, want string }{
+		{"faulty:wrong-value", "wrong value"},
+		{"faulty:leak", "leak"},
+	} {
+		t.Run(tc.cell, func(t *testing.T) {
+			r := rootbench(t, nil, "run", "--cell", tc.cell, "--niters", "20", "--runs", "1")
+			r.must(t, 1)
+			all := r.stdout + r.stderr
+			if !strings.Contains(all, tc.cell) || !strings.Contains(all, tc.want) {
+				t.Fatalf("output does not name the cell %q and the problem %q:\n%s", tc.cell, tc.want, all)
+			}
+		})
+	}
+}
+
+func TestBadInputIsAUsageError(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string // the message lists what is accepted
+	}{
+		{[]string{"run", "--cell", "nosuch"}, []string{"nosuch", "boxroot", "cgo-handle"}},
+		{[]string{"run", "--cell", "boxroot:nosuch"}, []string{"nosuch", "force-remote"}},
+		{[]string{"run", "--scheduler", "bogus"}, []string{"bogus", "parallel", "concurrent", "sequential"}},
+		{[]string{"run", "--batch-size", "0"}, []string{"batch-size"}},
+		{[]string{"run", "--niters", "-1"}, []string{"niters"}},
+		{[]string{"run", "--niters", "1_0_"}, []string{"1_0_"}},
+		{[]string{"run", "--niters", "1e3"}, []string{"1e3"}},
+		{[]string{"run", "--niters", "0x"}, []string{"0x"}},
+		{[]string{"run", "--niters", "100_000_000_000", "--batch-size", "16_000_000", "--producers", "64"}, []string{"overflow"}},
+		{[]string{"run", "--order", "random"}, []string{"interleaved", "grouped"}},
+		{[]string{"run", "--style", "loud"}, []string{"full", "basic"}},
+		{[]string{"run", "--parameter-list", "nosuch=1,2"}, []string{"nosuch", "batch-size"}},
+		{[]string{"run", "--nosuch-flag"}, []string{"unknown flag"}},
+		{[]string{"callback", "--variant", "telepathy"}, []string{"telepathy", "pipe"}},
+		{[]string{"compare", "only-one.json"}, []string{"two results files"}},
+		{[]string{"compare", "missing-a.json", "missing-b.json"}, []string{"missing-a.json"}},
+		{[]string{"nosuchcommand"}, []string{"unknown command"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := rootbench(t, nil, tc.args...)
+			r.must(t, exitUsage)
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestExportsHoldEverySample(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	r := rootbench(t, nil, "run", "--cell", "ocaml,boxroot", "--niters", "20", "--runs", "4",
+		"--export-json", p("r.json"), "--export-markdown", p("r.md"), "--export-csv", p("r.csv"), "--export-gobench", p("r.txt"))
+	r.must(t, 0)
+	f, err := harness.Load(p("r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := 0
+	for _, res := range f.Results {
+		for _, run := range res.Runs {
+			samples++
+			if run.PeakRSSBytes <= 0 || run.WallNs <= 0 || run.Cells != 20*1024 {
+				t.Errorf("%s run %d lacks figures: %+v", res.Label, run.Index, run)
+			}
+			if run.GC.HeapAllocBytes <= 0 {
+				t.Errorf("%s run %d has no GC figures: %+v", res.Label, run.Index, run.GC)
+			}
+		}
+	}
+	if samples != 8 || f.Partial {
+		t.Fatalf("r.json: %d samples (partial=%v), want 8", samples, f.Partial)
+	}
+	md, _ := os.ReadFile(p("r.md"))
+	if !strings.Contains(string(md), "| Cell") || !strings.Contains(string(md), "Relative") {
+		t.Errorf("r.md is not hyperfine's table:\n%s", md)
+	}
+	fh, _ := os.Open(p("r.csv"))
+	rows, err := csv.NewReader(fh).ReadAll()
+	fh.Close()
+	if err != nil || len(rows) != 3 {
+		t.Errorf("r.csv: %d rows, err %v; want a header and 2 rows", len(rows), err)
+	}
+	gb, _ := os.Open(p("r.txt"))
+	defer gb.Close()
+	n := 0
+	for rd := benchfmt.NewReader(gb, "r.txt"); rd.Scan(); {
+		if _, ok := rd.Result().(*benchfmt.Result); ok {
+			n++
+		}
+	}
+	if n != 8 {
+		t.Errorf("r.txt: %d Go benchmark results, want 8", n)
+	}
+}
+
+func TestTimeoutIsRecordedAndOthersSurvive(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "2",
+		"--timeout", "2s", "--export-json", out)
+	r.must(t, 1)
+	f, err := harness.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCell := map[string]harness.Result{}
+	for _, res := range f.Results {
+		byCell[res.Cell] = res
+	}
+	if ok := byCell["ocaml"]; len(ok.Runs) != 2 || ok.Failed != 0 {
+		t.Errorf("ocaml's results did not survive: %+v", ok.Runs)
+	}
+	hang := byCell["faulty:hang"]
+	if len(hang.Runs) == 0 || !hang.Runs[0].Failed || !strings.Contains(hang.Runs[0].Error, "timed out") {
+		t.Errorf("the hanging run is not recorded as timed out: %+v", hang.Runs)
+	}
+}
+
+func TestWorkerFaultsAreRecorded(t *testing.T) {
+	for _, tc := range []struct{ cell, reason string }{
+		{"faulty:panic", "panic"},
+		{"faulty:crash", "killed"},
+		{"faulty:exit", "exit status 3"},
+		{"faulty:garbage", "malformed"},
+	} {
+		t.Run(tc.cell, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := rootbench(t, nil, "run", "--cell", "ocaml,"+tc.cell, "--niters", "20", "--runs", "2", "--export-json", out)
+			r.must(t, 1)
+			f, err := harness.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var okRuns int
+			var reason string
+			for _, res := range f.Results {
+				for _, run := range res.Runs {
+					if res.Cell == "ocaml" && !run.Failed {
+						okRuns++
+					}
+					if res.Cell == tc.cell && run.Failed {
+						reason = run.Error + "\n" + run.StderrTail
+					}
+				}
+			}
+			if okRuns != 2 {
+				t.Errorf("ocaml kept %d good runs, want 2", okRuns)
+			}
+			if !strings.Contains(strings.ToLower(reason), tc.reason) {
+				t.Errorf("reason %q does not say %q", reason, tc.reason)
+			}
+		})
+	}
+	// --ignore-failure exits 0.
+	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:exit", "--niters", "20", "--runs", "2", "--ignore-failure")
+	r.must(t, 0)
+}
+
+func TestInterruptWritesPartialExports(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			cmd := exec.Command(os.Args[0], "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "3",
+				"--order", "grouped", "--export-json", out)
+			cmd.Env = append(cleanEnv(), "ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0")
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until ocaml's runs are exported, then interrupt the hanging cell.
+			deadline := time.Now().Add(2 * time.Minute)
+			for {
+				if f, err := harness.Load(out); err == nil && len(f.Results) > 0 && len(f.Results[0].Runs) == 3 {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("ocaml's runs never reached the export; stderr:\n%s", errb.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			want := 128 + int(sig)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != want {
+				t.Fatalf("exit: %v, want status %d; stderr:\n%s", err, want, errb.String())
+			}
+			f, err := harness.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.Partial || len(f.Results[0].Runs) != 3 {
+				t.Fatalf("export after %v: partial=%v, ocaml runs %d", sig, f.Partial, len(f.Results[0].Runs))
+			}
+		})
+	}
+}
+
+func TestParameterListLabelsEachConfiguration(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := rootbench(t, nil, "run", "--cell", "boxroot", "--niters", "10", "--runs", "1",
+		"--parameter-list", "batch-size=16,1024", "--parameter-list", "scheduler=parallel,sequential", "--export-json", out)
+	r.must(t, 0)
+	f, err := harness.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]bool{}
+	for _, res := range f.Results {
+		labels[res.Label] = true
+	}
+	for _, want := range []string{
+		"boxroot batch-size=16 scheduler=parallel", "boxroot batch-size=16 scheduler=sequential",
+		"boxroot batch-size=1024 scheduler=parallel", "boxroot batch-size=1024 scheduler=sequential",
+	} {
+		if !labels[want] {
+			t.Errorf("no result labelled %q (have %v)", want, labels)
+		}
+	}
+	if len(f.Results) != 4 {
+		t.Errorf("%d configurations, want 4", len(f.Results))
+	}
+}
+
+func TestListShowsEveryCell(t *testing.T) {
+	r := rootbench(t, nil, "list")
+	r.must(t, 0)
+	for _, want := range []string{"ocaml", "direct", "ref", "ocaml-ref", "generational", "cgo-handle", "boxroot", "bxboxed", "bx-boxed", "boxroot-boxed", "boxroot:force-remote", "boxroot:no-reuse", "boxroot:eager-remote", "boxroot:locked-remote", "boxroot-handle"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list lacks %q", want)
+		}
+	}
+	if strings.Contains(r.stdout, "faulty:") {
+		t.Errorf("list shows test-only cells:\n%s", r.stdout)
+	}
+}
+
+func TestCompareAndReportFromARun(t *testing.T) {
+	dir := t.TempDir()
+	base, head := filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json")
+	for _, out := range []string{base, head} {
+		rootbench(t, nil, "run", "--cell", "ocaml,boxroot", "--niters", "10", "--runs", "6", "--export-json", out).must(t, 0)
+	}
+	r := rootbench(t, nil, "compare", "--format", "json", base, head)
+	r.must(t, 0)
+	var anyJSON any
+	if err := json.Unmarshal([]byte(r.stdout), &anyJSON); err != nil {
+		t.Errorf("compare --format json is not JSON: %v\n%s", err, r.stdout)
+	}
+	rootbench(t, nil, "compare", "--cells", "ocaml,boxroot", base).must(t, 0)
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"schema": "other/v9"}`), 0o644)
+	r = rootbench(t, nil, "compare", base, bad)
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "bad.json") || !strings.Contains(r.stderr, "schema") {
+		t.Errorf("wrong-schema error does not name the file and the problem: %s", r.stderr)
+	}
+	rep := filepath.Join(dir, "rep")
+	rootbench(t, nil, "report", base, head, "-o", rep).must(t, 0)
+	md, err := os.ReadFile(filepath.Join(rep, "REPORT.md"))
+	if err != nil || !strings.Contains(string(md), ".png") {
+		t.Errorf("REPORT.md missing or without charts: %v", err)
+	}
+}

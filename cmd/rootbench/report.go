@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report/document"
+)
+
+func newReportCmd() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "report RESULT.json... -o DIR",
+		Short: "Write DIR/REPORT.md with charts (SVG and PNG) from one or more results files",
+		Long: `Write a Markdown report with charts: mean time per cell with error bars, box plots
+of every sample, one line chart per parameter scan, a run-progression chart to
+spot drift, and the GC table. Several files (several machines, say) appear side
+by side, each with its metadata.`,
+		Example: `  rootbench report results/msgpass.json -o results
+  rootbench report laptop.json server.json -o /tmp/report`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
+			}
+			var files []*harness.File
+			var names []string
+			for _, a := range args {
+				f, err := harness.Load(a)
+				if err != nil {
+					return usageError(err)
+				}
+				files = append(files, f)
+				names = append(names, filepath.Base(a))
+			}
+			if err := document.Write(dir, files, names); err != nil {
+				return fmt.Errorf("write the report: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, "REPORT.md"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "output", "o", "", "folder for REPORT.md and the charts (created if needed)")
+	return cmd
+}
