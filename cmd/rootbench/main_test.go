@@ -382,3 +382,67 @@ func TestCompareAndReportFromARun(t *testing.T) {
 		t.Errorf("REPORT.md missing or without charts: %v", err)
 	}
 }
+
+func TestBaselineGate(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.json")
+	rootbench(t, nil, "run", "--cell", "ocaml", "--niters", "10", "--runs", "7", "--export-json", base).must(t, 0)
+
+	// Against itself-like noise the gate stays quiet: the comparison is
+	// printed and the exit status is 0 unless a significant change lies
+	// wholly beyond 50%.
+	r := rootbench(t, nil, "run", "--cell", "ocaml", "--niters", "10", "--runs", "7", "--baseline", base, "--fail-on-regression", "50%")
+	if r.code != 0 && r.code != 1 {
+		r.must(t, 0)
+	}
+	if !strings.Contains(r.stdout, "ocaml") || !strings.Contains(strings.ToLower(r.stdout), "geomean") {
+		t.Errorf("run --baseline printed no comparison:\n%s", r.stdout)
+	}
+
+	// A baseline 100x faster than anything this run can do: a regression
+	// far beyond the threshold, so the gate fails the run.
+	f, err := harness.Load(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Results {
+		for j := range f.Results[i].Runs {
+			f.Results[i].Runs[j].WallNs /= 100
+		}
+	}
+	harness.Summarize(f)
+	fast := filepath.Join(dir, "fast.json")
+	data, _ := json.Marshal(f)
+	if err := os.WriteFile(fast, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = rootbench(t, nil, "run", "--cell", "ocaml", "--niters", "10", "--runs", "7", "--baseline", fast, "--fail-on-regression", "5%")
+	r.must(t, 1)
+	if !strings.Contains(r.stderr, "regressed") {
+		t.Errorf("the gate's failure does not say what regressed:\n%s", r.stderr)
+	}
+	rootbench(t, nil, "compare", "--fail-on-regression", "5%", fast, base).must(t, 1)
+	rootbench(t, nil, "run", "--cell", "ocaml", "--fail-on-regression", "5%").must(t, exitUsage)
+}
+
+func TestReportRejectsBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"schema": "rootbench/v1", "results": [`), 0o644)
+	r := rootbench(t, nil, "report", bad, "-o", filepath.Join(dir, "out"))
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "bad.json") || !strings.Contains(r.stderr, "JSON") {
+		t.Errorf("report's error does not name the file and the problem:\n%s", r.stderr)
+	}
+	rootbench(t, nil, "report", filepath.Join(dir, "missing.json"), "-o", dir).must(t, exitUsage)
+	rootbench(t, nil, "report", bad).must(t, exitUsage) // no -o
+}
+
+func TestManyWorkersEveryCellVerified(t *testing.T) {
+	r := rootbench(t, nil, "run", "--producers", "4", "--consumers", "4", "--queue", "per-consumer",
+		"--cell", "boxroot,ref,cgo-handle", "--niters", "20", "--runs", "1")
+	r.must(t, 0)
+	if n := strings.Count(r.stdout, "Benchmark "); n != 3 {
+		t.Errorf("want 3 verified cells, got %d blocks:\n%s", n, r.stdout)
+	}
+}

@@ -1,0 +1,71 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDecodeErrorsNameTheFileAndTheProblem(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{"", "empty file"},
+		{"{", "not valid JSON"},
+		{`{"schema": "hyperfine"}`, `schema "hyperfine" is not supported`},
+		{`{"results": []}`, `no "schema" field`},
+		{`{"schema": "rootbench/v1", "results": [{"cell": "x"}]}`, "no label"},
+		{`{"schema": "rootbench/v1", "results": {}}`, "not a rootbench/v1 results file"},
+		{`[1, 2]`, "not a rootbench/v1 results file"},
+	} {
+		_, err := Decode(strings.NewReader(tc.data), "r.json")
+		if err == nil || !strings.Contains(err.Error(), "r.json") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Decode(%q) error = %v; want it to name r.json and say %q", tc.data, err, tc.want)
+		}
+	}
+}
+
+func TestLoadRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	f := File{Schema: Schema, Workload: "msgpass", Results: []Result{{Cell: "boxroot", Label: "boxroot", Runs: []Run{{WallNs: 5, Cells: 1}}}}}
+	data, _ := json.Marshal(f)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil || len(got.Results) != 1 || got.Results[0].Runs[0].WallNs != 5 {
+		t.Fatalf("Load = %+v, %v", got, err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("Load(missing) error = %v", err)
+	}
+}
+
+// FuzzDecode: any bytes either decode into a file of the right schema
+// whose results all have labels, or give an error naming the file; never
+// a panic.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"schema": "rootbench/v1", "results": [{"cell": "a", "label": "a", "runs": [{"wall_ns": 1}]}]}`))
+	f.Add([]byte(`{"schema": "rootbench/v1", "results": null}`))
+	f.Add([]byte(`{"schema": 5}`))
+	f.Add([]byte(`not json`))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Decode(strings.NewReader(string(data)), "fuzz.json")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.json") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if file.Schema != Schema {
+			t.Fatalf("accepted schema %q", file.Schema)
+		}
+		for _, r := range file.Results {
+			if r.Label == "" {
+				t.Fatal("accepted a result without a label")
+			}
+		}
+		Summarize(file) // statistics over any accepted file must not panic
+	})
+}
