@@ -48,43 +48,8 @@ func TestNilValue(t *testing.T) {
 	d.Close()
 }
 
-var sink any
+// BenchmarkCreateGetDelete is one cell's whole life in one domain.
+func BenchmarkCreateGetDelete(b *testing.B) { celltest.BenchCreateGetDelete(b, ref.New()) }
 
-// cellSink makes benchmark cells escape to the heap, as the workload's do.
-var cellSink any
-
-// BenchmarkCreateGetDelete is one cell's whole life in one domain; the
-// cell escapes to the heap, as in the workload.
-func BenchmarkCreateGetDelete(b *testing.B) {
-	d := ref.New().NewDomain()
-	v := new(int)
-	b.ReportAllocs()
-	for b.Loop() {
-		c := d.Create(v)
-		cellSink = c
-		sink = d.Get(c)
-		d.Delete(c)
-	}
-	d.Close()
-}
-
-// BenchmarkBatch creates a batch of 1024 cells, then gets and deletes them,
-// as the message-passing workload does.
-func BenchmarkBatch(b *testing.B) {
-	const batch = 1024
-	d := ref.New().NewDomain()
-	v := new(int)
-	cells := make([]*ref.Box, batch)
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range cells {
-			cells[i] = d.Create(v)
-		}
-		for _, c := range cells {
-			sink = d.Get(c)
-			d.Delete(c)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/cell")
-	d.Close()
-}
+// BenchmarkBatch creates 1024 cells, then gets and deletes them.
+func BenchmarkBatch(b *testing.B) { celltest.BenchBatch(b, ref.New()) }
