@@ -13,7 +13,7 @@ RUN_FLAGS ?=
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/rootbench
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/rootbench
 
 # The default comparison: every available cell, interleaved, on the
 # message-passing workload (about a minute on 2 cores).

@@ -82,14 +82,15 @@ func (b *benchFlags) exports() []exportTarget {
 
 // session is what the shared flags resolve to.
 type session struct {
-	opts      harness.Options
-	out       io.Writer // human-readable output
-	ropts     report.Options
-	style     report.Style
-	exports   []exportTarget
-	gcTable   bool
-	baseline  *harness.File
-	threshold float64
+	opts         harness.Options
+	out          io.Writer // human-readable output
+	ropts        report.Options
+	style        report.Style
+	exports      []exportTarget
+	gcTable      bool
+	baseline     *harness.File
+	baselinePath string
+	threshold    float64
 }
 
 // count parses an optional count flag ("" keeps def).
@@ -183,6 +184,7 @@ func (b *benchFlags) resolve() (*session, error) {
 		return nil, fmt.Errorf("--fail-on-regression needs --baseline FILE (or use 'rootbench compare')")
 	}
 	if b.baseline != "" {
+		s.baselinePath = b.baseline
 		if s.baseline, err = harness.Load(b.baseline); err != nil {
 			return nil, fmt.Errorf("--baseline: %w", err)
 		}
@@ -320,7 +322,7 @@ func (s *session) execute(ctx context.Context) error {
 		}
 		fmt.Fprintln(s.out)
 	}
-	if ws := harness.MachineWarnings(harness.CollectMachine()); len(ws) > 0 {
+	if ws := harness.MachineWarnings(harness.CollectMachine()); len(ws) > 0 && s.style != report.None {
 		report.Warnings(os.Stderr, ws, s.ropts)
 	}
 
@@ -348,7 +350,7 @@ func (s *session) execute(ctx context.Context) error {
 		return &exitError{code: exitFailed, err: runErr}
 	}
 	if s.baseline != nil {
-		c, err := compare.Files(s.baseline, f, compare.Options{Threshold: s.threshold})
+		c, err := compare.Files(s.baseline, f, compare.Options{Threshold: s.threshold, BaseName: s.baselinePath, HeadName: "this run"})
 		if err != nil {
 			return &exitError{code: exitFailed, err: fmt.Errorf("compare with baseline: %w", err)}
 		}
@@ -357,27 +359,13 @@ func (s *session) execute(ctx context.Context) error {
 			return err
 		}
 		if regs := c.Regressions(); s.threshold > 0 && len(regs) > 0 {
-			return &exitError{code: exitFailed, err: fmt.Errorf("%d benchmark(s) regressed beyond %.1f%% against %s", len(regs), 100*s.threshold, s.baselinePath())}
+			return &exitError{code: exitFailed, err: fmt.Errorf("%d benchmark(s) regressed beyond %.1f%% against %s", len(regs), 100*s.threshold, s.baselinePath)}
 		}
 	}
-	if failed := failedRuns(f); failed > 0 && !o.IgnoreFailure {
+	if failed := f.FailedRuns(); failed > 0 && !o.IgnoreFailure {
 		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) failed (see the reasons above; --ignore-failure keeps going and exits 0)", failed)}
 	}
 	return nil
-}
-
-func (s *session) baselinePath() string { return "the baseline" }
-
-func failedRuns(f *harness.File) int {
-	n := 0
-	for _, r := range f.Results {
-		for _, run := range r.Runs {
-			if run.Failed {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // signalContext cancels ctx on SIGINT or SIGTERM and remembers which came.

@@ -74,6 +74,7 @@ the threshold, so noise alone never fails a build.`,
 				if err != nil {
 					return usageError(err)
 				}
+				o.BaseName, o.HeadName = args[0], args[1]
 				if c, err = compare.Files(base, head, o); err != nil {
 					return usageError(err)
 				}
