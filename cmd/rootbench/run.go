@@ -103,7 +103,7 @@ func planMsgpass(s *session, bf *benchFlags, cellFlag string, cellChanged bool, 
 	for _, w := range wfs {
 		if cmd.Flags().Changed(w.name) {
 			if err := base.Set(w.name, w.value); err != nil {
-				return fmt.Errorf("--%s: %w", w.name, err)
+				return fmt.Errorf("--%w", err) // Set names the parameter: "--niters: ..."
 			}
 		}
 	}
