@@ -59,10 +59,14 @@ report: build
 	./$(BIN) report results/*.json -o results
 
 # Re-measure the committed results on this machine, then regenerate the report.
+# Takes about ten minutes on 2 cores.
 results: build
-	./$(BIN) run --cell all --runs 10 --export-json results/msgpass.json --export-markdown results/msgpass.md
-	./$(BIN) run --cell ocaml,boxroot,ref,cgo-handle --parameter-list batch-size=16,256,4096 --runs 5 --export-json results/batch-scan.json
+	./$(BIN) run --cell all --runs 15 --export-json results/msgpass.json --export-markdown results/msgpass.md
+	./$(BIN) run --cell ocaml,boxroot,ref,cgo-handle --parameter-list batch-size=16,256,4096 --runs 6 --export-json results/batch-scan.json
+	./$(BIN) run --cell ocaml,boxroot,ref,cgo-handle --niters 500 --parameter-list producers=1,2,4 --parameter-list consumers=1,2,4 --runs 5 --export-json results/scaling.json
+	./$(BIN) run --cell boxroot,boxroot:no-reuse --niters 10_000 --runs 3 --export-json results/boxroot-10M.json
 	./$(BIN) callback --variant plain,cthread,pipe,spin,channel --calls 1_000_000 --runs 5 --export-json results/callback.json --export-markdown results/callback.md
+	./$(BIN) callback --variant plain,cthread,pipe --handle none,cgo-handle,boxroot-handle --calls 1_000_000 --runs 5 --export-json results/callback-handles.json
 	$(MAKE) report
 
 clean:
