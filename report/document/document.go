@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report/charts"
 )
 
@@ -176,6 +178,12 @@ func (d *doc) file(f *harness.File, name, slug string, several bool) error {
 	d.linef("%s# GC", h)
 	d.line("")
 	d.gc(f)
+
+	if hasStats(f) {
+		d.linef("%s# Implementation counters", h)
+		d.line("")
+		d.counters(f)
+	}
 
 	d.linef("%s# Failures", h)
 	d.line("")
@@ -334,6 +342,57 @@ var gcColumns = []gcColumn{
 	{"stopping", "µs", func(r *harness.Run) float64 { return float64(r.GC.StoppingNs) / 1e3 }},
 	{"peak heap", "MB", func(r *harness.Run) float64 { return float64(r.GC.PeakHeapBytes) / 1e6 }},
 	{"peak RSS", "MB", func(r *harness.Run) float64 { return float64(r.PeakRSSBytes) / 1e6 }},
+}
+
+// hasStats reports whether any successful run carries implementation
+// counters (cell.Stater).
+func hasStats(f *harness.File) bool {
+	for _, r := range f.Results {
+		for _, run := range r.Runs {
+			if !run.Failed && len(run.Stats) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// counters writes, for each configuration whose implementation reports
+// counters, every counter's minimum, median and maximum over the successful
+// runs (peak pools, remote deletes, flushes, ...).
+func (d *doc) counters(f *harness.File) {
+	d.line("The implementations' own counters after each run (cell.Stater), over each configuration's successful runs.")
+	d.line("")
+	for i := range f.Results {
+		r := &f.Results[i]
+		per := map[string][]float64{}
+		for _, run := range r.Runs {
+			if run.Failed {
+				continue
+			}
+			for k, v := range run.Stats {
+				per[k] = append(per[k], float64(v))
+			}
+		}
+		if len(per) == 0 {
+			continue
+		}
+		names := make([]string, 0, len(per))
+		for k := range per {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		d.linef("**%s**", mdEscape(r.Label))
+		d.line("")
+		d.line("| counter | minimum | median | maximum |")
+		d.line("|:--|--:|--:|--:|")
+		for _, k := range names {
+			xs := append([]float64(nil), per[k]...)
+			sort.Float64s(xs)
+			d.linef("| %s | %s | %s | %s |", mdEscape(k), num(xs[0]), num(stats.Median(xs)), num(xs[len(xs)-1]))
+		}
+		d.line("")
+	}
 }
 
 // gc writes the GC table of every configuration: minimum, median, maximum

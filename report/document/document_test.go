@@ -217,3 +217,32 @@ func TestWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCountersSection(t *testing.T) {
+	dir := t.TempDir()
+	f := &harness.File{Schema: harness.Schema, Workload: "msgpass", Unit: "cell", Results: []harness.Result{{
+		Cell: "boxroot", Label: "boxroot",
+		Runs: []harness.Run{
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 120, "remote_deletes": 1000}},
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 128, "remote_deletes": 1000}},
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 125, "remote_deletes": 1000}},
+			{Failed: true, Stats: map[string]int64{"peak_pools": 999}},
+		},
+	}}}
+	harness.Summarize(f)
+	if err := Write(dir, []*harness.File{f}, []string{"r.json"}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, ReportName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Implementation counters", "| peak_pools | 120 | 125 | 128 |", "| remote_deletes | 1000 | 1000 | 1000 |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	if strings.Contains(string(md), "999") {
+		t.Error("a failed run's counters leaked into the table")
+	}
+}
