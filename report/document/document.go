@@ -389,7 +389,7 @@ func (d *doc) counters(f *harness.File) {
 		for _, k := range names {
 			xs := append([]float64(nil), per[k]...)
 			sort.Float64s(xs)
-			d.linef("| %s | %s | %s | %s |", mdEscape(k), num(xs[0]), num(stats.Median(xs)), num(xs[len(xs)-1]))
+			d.linef("| %s | %s | %s | %s |", inlineCode(k), exact(xs[0]), exact(stats.Median(xs)), exact(xs[len(xs)-1]))
 		}
 		d.line("")
 	}
@@ -680,3 +680,6 @@ func anchor(heading string) string {
 	}
 	return b.String()
 }
+
+// exact writes a counter as it is: integers without decimals.
+func exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -237,7 +237,7 @@ func TestCountersSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Implementation counters", "| peak_pools | 120 | 125 | 128 |", "| remote_deletes | 1000 | 1000 | 1000 |"} {
+	for _, want := range []string{"Implementation counters", "| `peak_pools` | 120 | 125 | 128 |", "| `remote_deletes` | 1000 | 1000 | 1000 |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
