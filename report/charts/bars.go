@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/harness"
+	hstats "github.com/rootbench/rootbench/harness/stats"
 )
 
 // labelsOf returns every label of files, in first-seen order.
@@ -90,7 +91,8 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if len(xs) == 0 {
 				continue
 			}
-			m, s := meanStd(xs)
+			d := hstats.Describe(xs)
+			m, s := d.Mean, d.Stddev
 			stats[j][i] = ms{m, s, true}
 			lo, hi = math.Min(lo, m), math.Max(hi, m+s)
 		}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Boxes writes box plots of every successful run's workload time per
@@ -64,7 +65,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 			vals := make(plotter.Values, len(xs))
 			k := scale
 			if relative {
-				k = 1 / median(xs)
+				k = 1 / stats.Median(xs)
 			}
 			for n, x := range xs {
 				vals[n] = x * k

@@ -15,10 +15,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -27,6 +25,8 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/report"
 )
 
 // Option adjusts a chart.
@@ -78,37 +78,13 @@ func samples(r *harness.Result) []float64 {
 	return out
 }
 
-// meanStd is the mean and the sample standard deviation (0 for one value).
-func meanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	if len(xs) == 1 {
-		return xs[0], 0
-	}
-	return stat.MeanStdDev(xs, nil)
-}
-
-// median of xs (not modified); NaN when empty.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // spread is how far apart the configurations' medians are: the largest
 // over the smallest (1 with one configuration).
 func spread(files ...*harness.File) float64 {
 	lo, hi := math.Inf(1), 0.0
 	for _, f := range files {
 		for i := range f.Results {
-			if m := median(samples(&f.Results[i])); m > 0 {
+			if m := stats.Median(samples(&f.Results[i])); m > 0 {
 				lo, hi = math.Min(lo, m), math.Max(hi, m)
 			}
 		}
@@ -124,17 +100,11 @@ func spread(files ...*harness.File) float64 {
 // progression to times relative to each configuration's median.
 const wideSpread = 10
 
-// timeUnit picks the unit that keeps values around max readable.
+// timeUnit picks the unit that keeps values around max readable (the
+// terminal output's choice) and the factor from seconds to it.
 func timeUnit(max float64) (name string, scale float64) {
-	switch {
-	case max >= 1:
-		return "s", 1
-	case max >= 1e-3:
-		return "ms", 1e3
-	case max >= 1e-6:
-		return "µs", 1e6
-	}
-	return "ns", 1e9
+	u := report.UnitFor(max)
+	return u.String(), 1 / u.Seconds()
 }
 
 // Sizes, in the units gonum/plot draws with.

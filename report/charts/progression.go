@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 func shape(i int) draw.GlyphDrawer { return plotutil.Shape(i) }
@@ -48,7 +49,7 @@ func Progression(f *harness.File, path string) error {
 		r := &f.Results[i]
 		k := scale
 		if relative {
-			k = 1 / median(samples(r))
+			k = 1 / stats.Median(samples(r))
 		}
 		var xys plotter.XYs
 		for _, run := range r.Runs {

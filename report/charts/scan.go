@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // params returns a result's effective parameters: the file's, overridden
@@ -85,7 +86,7 @@ func nsPerUnit(r *harness.Result) (float64, bool) {
 	if len(xs) == 0 {
 		return 0, false
 	}
-	m, _ := meanStd(xs)
+	m := stats.Describe(xs).Mean
 	return m, m > 0
 }
 

@@ -28,6 +28,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/charts"
 )
 
@@ -529,15 +530,8 @@ func unitOf(f *harness.File) string {
 
 // timeUnit picks the unit that keeps values around max readable.
 func timeUnit(max float64) (string, float64) {
-	switch {
-	case max >= 1:
-		return "s", 1
-	case max >= 1e-3:
-		return "ms", 1e3
-	case max >= 1e-6:
-		return "µs", 1e6
-	}
-	return "ns", 1e9
+	u := report.UnitFor(max)
+	return u.String(), 1 / u.Seconds()
 }
 
 // num formats a figure with four significant digits (all the integer
