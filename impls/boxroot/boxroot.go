@@ -81,7 +81,7 @@ type Impl struct {
 	freeIdx  []int32 // directory indexes of released pools
 	empty    []*pool // wholly free pools kept for reuse (owner nil)
 	orphans  []*pool // pools of closed domains (owner nil)
-	domains  map[*domain]struct{}
+	domains  map[*Domain]struct{}
 	pools    int64 // pools in the directory
 	closed   counters
 	allocs   int64 // pools allocated
@@ -96,22 +96,32 @@ func New(opts Options) *Impl {
 	if name == "" {
 		name = "boxroot"
 	}
-	return &Impl{
+	im := &Impl{
 		opts:       opts,
 		name:       name,
 		msg:        name + ": invalid or deleted handle",
 		trimMin:    trimMin,
 		idleFactor: idleFactor,
 		flushEvery: noReuseFlushEvery,
-		domains:    map[*domain]struct{}{},
+		domains:    map[*Domain]struct{}{},
 	}
+	for i := range im.dir {
+		im.dir[i].Store(deadChunk)
+	}
+	return im
 }
 
 // NewDomain returns a fresh domain, to be used by one goroutine at a time.
+// It is NewLocalDomain behind the cell.Domain interface.
 func (im *Impl) NewDomain() cell.Domain[Handle] { return im.newDomain() }
 
-func (im *Impl) newDomain() *domain {
-	d := &domain{im: im, opts: im.opts, publishAt: publishBound}
+// NewLocalDomain returns a fresh domain, to be used by one goroutine at a
+// time, as its concrete type: calls through it are direct (Get is inlined)
+// rather than dispatched through cell.Domain.
+func (im *Impl) NewLocalDomain() *Domain { return im.newDomain() }
+
+func (im *Impl) newDomain() *Domain {
+	d := &Domain{im: im, opts: im.opts, publishAt: publishBound}
 	if im.opts.EagerRemote {
 		d.publishAt = 1
 	}
@@ -126,8 +136,42 @@ func (im *Impl) newDomain() *domain {
 //
 //go:noinline
 func (im *Impl) invalid(h Handle) {
-	panic(fmt.Sprintf("%s (%#x)", im.msg, uintptr(h)))
+	panic(invalidHandle{im, h})
 }
+
+// invalidHandle is the panic value for a handle that names no live slot.
+// The fast paths panic with it directly rather than calling invalid: for
+// the inliner a panic is nearly free and a call is not.
+type invalidHandle struct {
+	im *Impl
+	h  Handle
+}
+
+// Error is the panic message: "<name>: invalid or deleted handle (0x...)".
+func (e invalidHandle) Error() string { return fmt.Sprintf("%s (%#x)", e.im.msg, uintptr(e.h)) }
+
+// deadPool and deadChunk fill the directory's unused entries, so that a
+// lookup needs no nil checks: every entry of deadChunk is deadPool, and
+// every slot of deadPool holds a free mark, so a handle that names no pool
+// reads a free slot. Neither is ever owned, written or released.
+var (
+	deadPool = func() *pool {
+		p := &pool{idx: -1, base: maxPools<<poolLog + 1}
+		for i := range p.slots {
+			p.slots[i] = link(endOfList)
+		}
+		p.freeHead = endOfList
+		p.delayed.Store(emptyDelayed)
+		return p
+	}()
+	deadChunk = func() *chunk {
+		c := new(chunk)
+		for i := range c {
+			c[i].Store(deadPool)
+		}
+		return c
+	}()
+)
 
 // lookup returns the pool and the slot h names, or nil, nil. It takes no
 // lock: a chunk, once stored, is never replaced, and a pool is stored fully
@@ -137,30 +181,29 @@ func (im *Impl) lookup(h Handle) (*pool, *any) {
 	if x >= maxPools<<poolLog {
 		return nil, nil
 	}
-	c := im.dir[x>>(poolLog+chunkLog)].Load()
-	if c == nil {
-		return nil, nil
-	}
-	p := c[(x>>poolLog)&chunkMask].Load()
-	if p == nil {
+	p := im.dir[(x>>(poolLog+chunkLog))&(dirSize-1)].Load()[(x>>poolLog)&chunkMask].Load()
+	if p == deadPool {
 		return nil, nil
 	}
 	return p, &p.slots[x&slotMask]
 }
 
-// get returns the value rooted by h. Any goroutine may call it: the
-// creator's write of the slot happens before the handle reached the caller
-// (however it was passed on), and nobody writes a live slot.
-func (im *Impl) get(h Handle) any {
-	_, s := im.lookup(h)
-	if s == nil || isFree(*s) {
-		im.invalid(h)
+// Get returns the value rooted by h, from any goroutine, without a domain:
+// two directory loads, the slot load and the free-mark check, small enough
+// to inline (unused directory entries hold deadChunk and deadPool, whose
+// slots are all free, so there is no nil to check). The creator's write of
+// the slot happens before the handle reached the caller (however it was
+// passed on), and nobody writes a live slot.
+func (im *Impl) Get(h Handle) any {
+	if x := uintptr(h) - 1; x < maxPools<<poolLog { // h == 0 wraps around
+		p := im.dir[x>>(poolLog+chunkLog)].Load()[(x>>poolLog)&chunkMask].Load()
+		v := p.slots[x&slotMask]
+		if _, free := v.(*freeMark); !free {
+			return v
+		}
 	}
-	return *s
+	panic(invalidHandle{im, h})
 }
-
-// Get returns the value rooted by h, from any goroutine, without a domain.
-func (im *Impl) Get(h Handle) any { return im.get(h) }
 
 // allocPool returns a fresh pool registered in the directory. Called with
 // mu held.
@@ -178,7 +221,7 @@ func (im *Impl) allocPool() *pool {
 	}
 	p := newPool(idx)
 	c := im.dir[idx>>chunkLog].Load()
-	if c == nil {
+	if c == deadChunk {
 		c = new(chunk)
 		im.dir[idx>>chunkLog].Store(c)
 	}
@@ -200,7 +243,7 @@ func (im *Impl) recycle(p *pool) {
 		return
 	}
 	p.released.Store(true) // before its index can name another pool
-	im.dir[p.idx>>chunkLog].Load()[p.idx&chunkMask].Store(nil)
+	im.dir[p.idx>>chunkLog].Load()[p.idx&chunkMask].Store(deadPool)
 	im.freeIdx = append(im.freeIdx, p.idx)
 	im.pools--
 	im.released++
@@ -208,7 +251,7 @@ func (im *Impl) recycle(p *pool) {
 
 // acquire finds d a pool with room, from the empty list, the orphans, or a
 // fresh allocation, and makes d its owner.
-func (im *Impl) acquire(d *domain) *pool {
+func (im *Impl) acquire(d *Domain) *pool {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	var found *pool

@@ -62,8 +62,8 @@ var (
 	calWord atomic.Uint64
 )
 
-// BenchmarkCalibrateSyncPool is one sync.Pool Get and Put: what NewHandle
-// pays to borrow a domain.
+// BenchmarkCalibrateSyncPool is one sync.Pool Get and Put: what the former
+// NewHandle (syncpool_bench_test.go) paid to borrow a domain.
 func BenchmarkCalibrateSyncPool(b *testing.B) {
 	defer cpuPerOp(b)()
 	for b.Loop() {

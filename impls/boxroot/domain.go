@@ -2,10 +2,13 @@ package boxroot
 
 import "sync/atomic"
 
-// domain is one worker's context: a current pool that Create pops from, and
+// Domain is one worker's context: a current pool that Create pops from, and
 // a ring of the other pools it owns. It is used by one goroutine at a time;
-// everything but mirror is private to that goroutine.
-type domain struct {
+// everything but mirror is private to that goroutine. It implements
+// cell.Domain[Handle]; Go callers that hold the concrete *Domain (from
+// Impl.NewLocalDomain) call its methods directly, without the interface's
+// dynamic dispatch, and Get is inlined into them.
+type Domain struct {
 	im   *Impl
 	opts Options
 	cur  *pool // the pool Create pops from, nil before the first Create
@@ -42,7 +45,7 @@ type pending struct {
 }
 
 // Create roots v and returns its handle.
-func (d *domain) Create(v any) Handle {
+func (d *Domain) Create(v any) Handle {
 	if p := d.cur; p != nil {
 		if i := p.freeHead; i != endOfList {
 			// Owner-only fields and our own free slots: no atomics needed.
@@ -58,7 +61,7 @@ func (d *domain) Create(v any) Handle {
 // createSlow finds the domain a pool with room and creates there.
 //
 //go:noinline
-func (d *domain) createSlow(v any) Handle {
+func (d *Domain) createSlow(v any) Handle {
 	if d.closed {
 		panic(d.im.name + ": Create on a closed domain")
 	}
@@ -73,7 +76,7 @@ func (d *domain) createSlow(v any) Handle {
 // the domain's counters. The fast paths count in two separate monotone
 // tallies, rather than one count up and down in the pool, so that a tight
 // create/delete loop does not serialise on one memory location.
-func (d *domain) settle() {
+func (d *Domain) settle() {
 	if p := d.cur; p != nil {
 		p.nfree += int32(d.returned - d.taken)
 	}
@@ -83,7 +86,7 @@ func (d *domain) settle() {
 }
 
 // refill makes d.cur a pool with a free slot on its local list.
-func (d *domain) refill() {
+func (d *Domain) refill() {
 	if p := d.cur; p != nil {
 		// Reuse in place (OCaml boxroot's flush_delayed_fl): the current
 		// pool is full; if other domains have freed enough of it, its
@@ -140,7 +143,7 @@ func (d *domain) refill() {
 }
 
 // use makes p, which d owns and which has room, the current pool.
-func (d *domain) use(p *pool) {
+func (d *Domain) use(p *pool) {
 	if p.freeHead == endOfList {
 		d.take(p) // the room is on the delayed list
 	}
@@ -149,14 +152,14 @@ func (d *domain) use(p *pool) {
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
-func (d *domain) take(p *pool) {
+func (d *Domain) take(p *pool) {
 	p.takeDelayed(d.opts.LockedRemote)
 	d.c.flushes++
 }
 
 // flushAll is the no-reuse variant's periodic sweep: every full pool of the
 // ring takes its delayed list back.
-func (d *domain) flushAll() {
+func (d *Domain) flushAll() {
 	d.sinceFlush = 0
 	q := d.ring.head
 	for range d.ring.n {
@@ -171,7 +174,7 @@ func (d *domain) flushAll() {
 // (idleFactor times the domain's capacity, counted in creates) back to the
 // Impl, which keeps a few and releases the rest. It runs every few dozen
 // pool switches (at least twice the pools owned).
-func (d *domain) trim() {
+func (d *Domain) trim() {
 	d.switches = 0
 	now := d.c.creates + d.taken
 	horizon := int64(d.im.idleFactor) * int64(d.ring.n+1) * poolSize
@@ -205,7 +208,7 @@ func (d *domain) trim() {
 // another pool) is not trusted; while it is not released, a handle in its
 // range is its handle. The cache keeps a released pool alive until the
 // next miss, no longer.
-func (d *domain) find(h Handle) (*pool, *any) {
+func (d *Domain) find(h Handle) (*pool, *any) {
 	if p := d.last; p != nil && uintptr(h-p.base) < poolSize && !p.released.Load() {
 		return p, &p.slots[uintptr(h-p.base)]
 	}
@@ -216,23 +219,13 @@ func (d *domain) find(h Handle) (*pool, *any) {
 	return p, s
 }
 
-// Get returns the value rooted by h.
-func (d *domain) Get(h Handle) any {
-	var s *any
-	if p := d.cur; p != nil && uintptr(h-p.base) < poolSize {
-		s = &p.slots[uintptr(h-p.base)] // our current pool: no directory lookup
-	} else {
-		_, s = d.find(h)
-	}
-	if s == nil || isFree(*s) {
-		d.im.invalid(h)
-	}
-	return *s
-}
+// Get returns the value rooted by h. It is Impl.Get: a directory lookup,
+// the slot read and the free-mark check, small enough to inline.
+func (d *Domain) Get(h Handle) any { return d.im.Get(h) }
 
 // Delete releases h. A delete by the pool's owner pushes the slot onto the
 // local free list; any other is remote.
-func (d *domain) Delete(h Handle) {
+func (d *Domain) Delete(h Handle) {
 	if p := d.cur; p != nil && uintptr(h-p.base) < poolSize && !d.opts.ForceRemote {
 		// Our current pool: found without the directory, owned by d.
 		i := uintptr(h - p.base)
@@ -278,7 +271,7 @@ func (d *domain) Delete(h Handle) {
 // ForceRemote, may own), starting a new pending chain. The slot is live
 // and nobody but the deleter may touch it until it is published, so
 // writing its link needs no atomics.
-func (d *domain) deleteRemote(p *pool, i int32) {
+func (d *Domain) deleteRemote(p *pool, i int32) {
 	if d.opts.LockedRemote {
 		d.deleteLocked(p, i)
 		return
@@ -298,7 +291,7 @@ func (d *domain) deleteRemote(p *pool, i int32) {
 
 // publish pushes the pending chain onto its pool's delayed list with one
 // CAS.
-func (d *domain) publish() {
+func (d *Domain) publish() {
 	d.pend.p.push(&d.pend.p.slots[d.pend.tail], d.pend.head, d.pend.n)
 	// Remote deletes are counted here, a chain at a time; the counters are
 	// published every 4096 of them (a consumer that never creates has no
@@ -317,7 +310,7 @@ func (d *domain) publish() {
 // pushed under the pool's mutex. The word stays atomic so that the owner
 // can still peek at its length without the lock; the owner's Swap takes
 // the mutex too, so the Load-Store pair here cannot lose a concurrent take.
-func (d *domain) deleteLocked(p *pool, i int32) {
+func (d *Domain) deleteLocked(p *pool, i int32) {
 	if d.closed {
 		panic(d.im.name + ": Delete on a closed domain")
 	}
@@ -337,7 +330,7 @@ func (d *domain) deleteLocked(p *pool, i int32) {
 // back to the Impl: wholly free pools are recycled, the others orphaned,
 // to be adopted by a domain that needs room. It also recycles orphans that
 // have become wholly free. A second Close does nothing.
-func (d *domain) Close() {
+func (d *Domain) Close() {
 	if d.closed {
 		return
 	}

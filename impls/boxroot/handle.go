@@ -2,8 +2,8 @@ package boxroot
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rootbench/rootbench/cell"
 )
@@ -11,42 +11,78 @@ import (
 // std is the allocator behind the drop-in API.
 var std = New(Options{})
 
-// pooledDomain is a domain lent out by domainPool. sync.Pool hands each
-// item to one goroutine at a time (Get to Put), which is exactly a domain's
-// contract; its per-P caches make the domain a goroutine gets usually the
-// one it had last, so most deletes stay local.
-type pooledDomain struct{ d *domain }
+// shard is one of the drop-in API's domains, behind a try-lock. lock is 0
+// when free and 1 while a goroutine uses d: it is taken with a CAS and
+// released with a Store, so everything a holder did to d (and to the pools
+// d owns) happens before the next holder's successful CAS. That is exactly
+// a domain's contract: one goroutine at a time. The shards' domains are
+// never closed.
+type shard struct {
+	lock atomic.Uint32
+	d    *Domain
+	_    [64 - 4 - 4 - 8]byte // one shard per cache line
+}
 
-var domainPool = sync.Pool{New: func() any {
-	d := std.newDomain()
-	w := &pooledDomain{d}
-	// When the pool drops w, nobody can use d again: close it, which
-	// publishes its pending frees and orphans its pools for adoption.
-	runtime.AddCleanup(w, func(d *domain) { d.Close() }, d)
-	return w
-}}
+// shards holds a power of two of at least 4*GOMAXPROCS (at start-up)
+// shards, so that a goroutine seldom finds its shard taken.
+var shards, shardMask = func() ([]shard, uintptr) {
+	n := 8
+	for n < 4*runtime.GOMAXPROCS(0) {
+		n *= 2
+	}
+	s := make([]shard, n)
+	for i := range s {
+		s[i].d = std.newDomain()
+	}
+	return s, uintptr(n - 1)
+}()
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete.
+//
+// It creates in one of a fixed set of shard domains, each behind a
+// try-lock. The first shard tried is hashed from the address of a local
+// variable, that is from the calling goroutine's stack: a goroutine keeps
+// coming back to the same shard (its pool stays in cache) and goroutines
+// mostly start at different shards. A taken shard is skipped, not waited
+// for.
 func NewHandle(v any) Handle {
-	w := domainPool.Get().(*pooledDomain)
-	h := w.d.Create(v)
-	domainPool.Put(w)
-	return h
+	var probe byte
+	// Fibonacci hashing of the stack address; only a hint.
+	i := uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>10) * 0x9E3779B97F4A7C15 >> 40)
+	for tries := 0; ; tries++ {
+		s := &shards[i&shardMask]
+		if s.lock.Load() == 0 && s.lock.CompareAndSwap(0, 1) {
+			return s.create(v)
+		}
+		i++
+		if tries > int(shardMask) {
+			// Every shard was taken (their holders were preempted):
+			// let them run.
+			runtime.Gosched()
+			tries = 0
+		}
+	}
+}
+
+// create roots v in s's domain and releases s, even if Create panics.
+func (s *shard) create(v any) Handle {
+	defer s.lock.Store(0)
+	return s.d.Create(v)
 }
 
 // Value returns the value rooted by a handle from NewHandle. It panics if
 // the handle is invalid or deleted (as far as can be detected: a slot may
 // have been reused by a later NewHandle).
-func (h Handle) Value() any { return std.get(h) }
+func (h Handle) Value() any { return std.Get(h) }
 
 // Delete releases a handle from NewHandle; any goroutine may call it. It
 // panics if the handle is invalid or already deleted.
 //
 // It needs no domain: the slot is pushed onto its pool's delayed list with
-// one CAS (the eager remote path), which is cheaper than borrowing a domain
-// from the sync.Pool; the pool's owner takes the list back in place when it
-// runs out of room.
+// one CAS (the eager remote path), which is cheaper than taking a shard's
+// try-lock (a CAS and a Store); the pool's owner takes the list back in
+// place when it runs out of room.
 func (h Handle) Delete() {
 	p, s := std.lookup(h)
 	if s == nil || isFree(*s) {

@@ -107,7 +107,7 @@ type pool struct {
 	// from nil to d only under Impl.mu (acquire, adoption) and from d to
 	// nil only by d itself (Close, trim): so "owner == d" read by d stays
 	// true while d works, which is what makes d's local delete safe.
-	owner atomic.Pointer[domain]
+	owner atomic.Pointer[Domain]
 
 	_ [64 - 8 - 4 - 4 - 8]byte
 

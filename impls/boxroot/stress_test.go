@@ -33,14 +33,7 @@ func TestStress(t *testing.T) {
 	}
 	for _, c := range impls {
 		t.Run(c.name, func(t *testing.T) {
-			r := rounds
-			if raceEnabled && c.name == "boxroot-handle" {
-				// Under -race sync.Pool drops a quarter of what it is
-				// given, so the drop-in makes a domain every few calls:
-				// fewer rounds keep the test quick.
-				r = max(rounds/8, 4)
-			}
-			stress(t, c.impl, workers, r, batch)
+			stress(t, c.impl, workers, rounds, batch)
 		})
 	}
 }

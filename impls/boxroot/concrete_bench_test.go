@@ -1,0 +1,121 @@
+package boxroot
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// The benchmarks in this file call the concrete API (*Impl, *Domain from
+// NewLocalDomain), as a Go user of boxroot does: direct calls, with Get
+// inlined. bench_test.go times the same operations through cell.Domain,
+// whose dynamic dispatch is the floor measured in calib_test.go.
+
+func BenchmarkConcreteLocalCreateDelete(b *testing.B) {
+	d := New(Options{}).NewLocalDomain()
+	defer d.Close()
+	v := sinkValue
+	b.ReportAllocs()
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		d.Delete(d.Create(v))
+	}
+}
+
+// BenchmarkConcreteGet reads 4096 handles in turn (four pools), through a
+// domain and through the Impl.
+func BenchmarkConcreteGet(b *testing.B) {
+	im := New(Options{})
+	d := im.NewLocalDomain()
+	defer d.Close()
+	hs := make([]Handle, 4096)
+	for i := range hs {
+		hs[i] = d.Create(sinkValue)
+	}
+	want := sinkValue.(*int)
+	for _, c := range []struct {
+		name string
+		get  func(b *testing.B) int
+	}{
+		{"domain", func(b *testing.B) (bad int) {
+			for i := 0; b.Loop(); i++ {
+				if p, _ := d.Get(hs[i&4095]).(*int); p != want {
+					bad++
+				}
+			}
+			return bad
+		}},
+		{"impl", func(b *testing.B) (bad int) {
+			for i := 0; b.Loop(); i++ {
+				if p, _ := im.Get(hs[i&4095]).(*int); p != want {
+					bad++
+				}
+			}
+			return bad
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			stop := cpuPerOp(b)
+			bad := c.get(b)
+			stop()
+			if bad != 0 {
+				b.Fatalf("%d wrong values", bad)
+			}
+		})
+	}
+}
+
+// BenchmarkConcreteRemoteDelete is BenchmarkRemoteDelete through *Domain:
+// only the deletes are timed.
+func BenchmarkConcreteRemoteDelete(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	im := New(Options{})
+	owner, other := im.NewLocalDomain(), im.NewLocalDomain()
+	defer owner.Close()
+	defer other.Close()
+	const n = 1 << 14
+	hs := make([]Handle, n)
+	b.ReportAllocs()
+	b.StopTimer()
+	var cpu time.Duration
+	for i := 0; i < b.N; i += n {
+		m := min(n, b.N-i)
+		for j := range m {
+			hs[j] = owner.Create(sinkValue)
+		}
+		t0, _ := threadCPU()
+		b.StartTimer()
+		for _, h := range hs[:m] {
+			other.Delete(h)
+		}
+		b.StopTimer()
+		t1, _ := threadCPU()
+		cpu += t1 - t0
+	}
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkConcreteCreateRemoteDelete is BenchmarkCreateRemoteDelete
+// through *Domain.
+func BenchmarkConcreteCreateRemoteDelete(b *testing.B) {
+	im := New(Options{})
+	owner, other := im.NewLocalDomain(), im.NewLocalDomain()
+	defer owner.Close()
+	defer other.Close()
+	hs := make([]Handle, 1024)
+	b.ReportAllocs()
+	defer cpuPerOp(b)()
+	for i := 0; b.Loop(); i++ {
+		j := i & 1023
+		hs[j] = owner.Create(sinkValue)
+		if j == 1023 {
+			for _, h := range hs {
+				other.Delete(h)
+			}
+		}
+	}
+}
