@@ -432,3 +432,15 @@ func TestWriteFileStdout(t *testing.T) {
 		t.Errorf("failing exporter to stdout: error = %v", failErr)
 	}
 }
+
+func TestMarkdownNamesCallbackVariants(t *testing.T) {
+	f := fixture()
+	f.Workload, f.Unit = "callback", "call"
+	var b strings.Builder
+	if err := Markdown(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "| Variant") {
+		t.Errorf("callback Markdown does not start with a Variant column:\n%s", b.String())
+	}
+}

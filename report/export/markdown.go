@@ -41,7 +41,11 @@ func Markdown(w io.Writer, f *harness.File) error {
 		}),
 	)
 	us := "[" + u.String() + "]"
-	t.Header("Cell", "Mean "+us, "Min "+us, "Max "+us, "Relative")
+	first := "Cell"
+	if f.Workload == "callback" {
+		first = "Variant"
+	}
+	t.Header(first, "Mean "+us, "Min "+us, "Max "+us, "Relative")
 	for i := range f.Results {
 		r := &f.Results[i]
 		name := "`" + strings.ReplaceAll(r.Label, "|", `\|`) + "`"
