@@ -111,6 +111,10 @@ func Scan(f *harness.File, param string, path string) error {
 	type point struct{ x, y float64 }
 	series := map[string][]point{}
 	var order []string
+	// Colour follows the cell and the dash pattern the other parameters'
+	// values, so a scan over two parameters stays readable.
+	cellIndex, otherIndex := map[string]int{}, map[string]int{}
+	style := map[string][2]int{}
 	xlo, xhi, ylo, yhi := math.Inf(1), 0.0, math.Inf(1), 0.0
 	for i := range f.Results {
 		r := &f.Results[i]
@@ -120,12 +124,20 @@ func Scan(f *harness.File, param string, path string) error {
 		if !ok {
 			continue
 		}
-		name := r.Cell
+		name, rest := r.Cell, ""
 		for _, k := range others {
-			name += " " + k + "=" + ps[k]
+			rest += " " + k + "=" + ps[k]
 		}
+		name += rest
 		if _, seen := series[name]; !seen {
 			order = append(order, name)
+			if _, ok := cellIndex[r.Cell]; !ok {
+				cellIndex[r.Cell] = len(cellIndex)
+			}
+			if _, ok := otherIndex[rest]; !ok {
+				otherIndex[rest] = len(otherIndex)
+			}
+			style[name] = [2]int{cellIndex[r.Cell], otherIndex[rest]}
 		}
 		series[name] = append(series[name], point{x, y})
 		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
@@ -141,8 +153,9 @@ func Scan(f *harness.File, param string, path string) error {
 	p := newPlot(fmt.Sprintf("Time per %s against %s (log axes)", unit, param), param, fmt.Sprintf("ns per %s", unit))
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
-	for i, name := range order {
+	for _, name := range order {
 		pts := series[name]
+		c, o := style[name][0], style[name][1]
 		slices.SortFunc(pts, func(a, b point) int { return cmpFloat(a.x, b.x) })
 		xys := make(plotter.XYs, len(pts))
 		for k, pt := range pts {
@@ -152,10 +165,11 @@ func Scan(f *harness.File, param string, path string) error {
 		if err != nil {
 			return fmt.Errorf("scan chart %s: %w", name, err)
 		}
-		line.Color = seriesColor(i)
+		line.Color = seriesColor(c)
 		line.Width = vg.Points(1.5)
-		points.Color = seriesColor(i)
-		points.Shape = shape(i)
+		line.Dashes = dashes(o)
+		points.Color = seriesColor(c)
+		points.Shape = shape(o)
 		points.Radius = vg.Points(3)
 		p.Add(line, points)
 		legend.Add(name, line, points)
@@ -173,4 +187,16 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// dashes is the i-th line pattern: solid, dashed, dotted, dash-dot, ...
+func dashes(i int) []vg.Length {
+	patterns := [][]vg.Length{
+		nil,
+		{vg.Points(6), vg.Points(3)},
+		{vg.Points(1.5), vg.Points(2.5)},
+		{vg.Points(6), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
+		{vg.Points(10), vg.Points(4)},
+	}
+	return patterns[i%len(patterns)]
 }
