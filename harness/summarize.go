@@ -158,6 +158,19 @@ func slowFirstRunWarning(first float64, warmup int) string {
 	return w + "You should consider using the '--warmup' option to fill those caches before the actual benchmark."
 }
 
+// ReferenceResult returns the result the relative figures are computed
+// against, chosen as Summarize chooses it: f.Reference as a label (or as a
+// cell name that one result has) when it has a successful run, otherwise the
+// fastest result with one. It returns nil when no result has a successful
+// run. The report package uses it, so every view of a file agrees.
+func (f *File) ReferenceResult() *Result {
+	i, _ := pickReference(f)
+	if i < 0 {
+		return nil
+	}
+	return &f.Results[i]
+}
+
 // pickReference returns the index of the reference result (or -1 when no
 // result has a successful run) and a file warning when f.Reference could not
 // be honoured.

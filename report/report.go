@@ -5,18 +5,19 @@
 //
 // Every function takes a *harness.File whose statistics the harness has
 // already computed; report only formats them. The helpers shared with the
-// exporters (Reference, Relative, TableUnit, Order, Successful) live here so
-// that the terminal, Markdown and CSV outputs agree on every figure.
+// exporters (Relative, TableUnit, Order, Successful) live here, and the
+// reference is harness.File.ReferenceResult, so the terminal, Markdown and
+// CSV outputs agree on every figure.
 package report
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Options controls the terminal output.
@@ -75,27 +76,6 @@ func Successful(r *harness.Result) int {
 // measured reports whether r has statistics to show.
 func measured(r *harness.Result) bool { return Successful(r) > 0 }
 
-// Reference returns the result relative figures are computed against: the
-// one labelled f.Reference if it has a successful run, otherwise the fastest
-// result (lowest mean) that has one. It returns nil when no result has a
-// successful run.
-func Reference(f *harness.File) *harness.Result {
-	var fastest *harness.Result
-	for i := range f.Results {
-		r := &f.Results[i]
-		if !measured(r) {
-			continue
-		}
-		if f.Reference != "" && r.Label == f.Reference {
-			return r
-		}
-		if fastest == nil || r.Mean < fastest.Mean {
-			fastest = r
-		}
-	}
-	return fastest
-}
-
 // Relative returns r's mean divided by ref's, and the standard deviation of
 // that ratio by first-order error propagation, as hyperfine computes it:
 // ratio × sqrt((σr/r)² + (σref/ref)²). The reference against itself is
@@ -108,9 +88,7 @@ func Relative(r, ref *harness.Result) (ratio, stddev float64, ok bool) {
 	if r == ref || r.Label == ref.Label {
 		return 1, 0, true
 	}
-	ratio = r.Mean / ref.Mean
-	stddev = ratio * math.Hypot(r.Stddev/r.Mean, ref.Stddev/ref.Mean)
-	return ratio, stddev, true
+	return stats.Relative(r.Mean, r.Stddev, ref.Mean, ref.Stddev)
 }
 
 // TableUnit returns the unit for a table of f's results: u itself, or when

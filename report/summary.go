@@ -26,12 +26,12 @@ import (
 // When the reference is not the fastest, results faster than it read
 // "'ref' ran 1.25 ± 0.02 times slower than 'x'" (the factor is then x's speed
 // over the reference's, its σ propagated the same way). The reference is
-// chosen by Reference; the order of rows and sentences by o.Sort (see
+// chosen by harness.File.ReferenceResult; the order of rows and sentences by o.Sort (see
 // SortAuto); times are in one unit for the whole table (TableUnit).
 func Summary(w io.Writer, f *harness.File, o Options) {
 	p := painter(o.Style.Color())
 	u := TableUnit(f, o.Unit)
-	ref := Reference(f)
+	ref := f.ReferenceResult()
 	order := Order(f, o.Sort)
 	unit := workUnit(f)
 
@@ -94,7 +94,7 @@ func relativeText(r, ref *harness.Result) string {
 // when the means are equal. Names are quoted; colour follows o.Style.
 func Sentences(f *harness.File, o Options) []string {
 	p := painter(o.Style.Color())
-	ref := Reference(f)
+	ref := f.ReferenceResult()
 	if ref == nil {
 		return nil
 	}

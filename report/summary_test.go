@@ -160,22 +160,22 @@ func TestSentencesProperty(t *testing.T) {
 
 func TestReferenceAndRelative(t *testing.T) {
 	f := seedFile()
-	if r := Reference(f); r == nil || r.Label != "ocaml" {
+	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
 		t.Fatalf("Reference = %v, want ocaml", r)
 	}
 	f.Reference = "no-such-cell"
-	if r := Reference(f); r == nil || r.Label != "ocaml" {
+	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
 		t.Errorf("unknown reference label should fall back to the fastest, got %v", r)
 	}
 	f.Reference = "ocaml-ref"
 	f.Results[2].Runs[0].Failed = true // still has successful runs
-	if r := Reference(f); r == nil || r.Label != "ocaml-ref" {
+	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml-ref" {
 		t.Errorf("Reference = %v, want ocaml-ref", r)
 	}
 	for i := range f.Results[2].Runs {
 		f.Results[2].Runs[i].Failed = true
 	}
-	if r := Reference(f); r == nil || r.Label != "ocaml" {
+	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
 		t.Errorf("a reference without successful runs should fall back to the fastest, got %v", r)
 	}
 	if _, _, ok := Relative(&f.Results[2], &f.Results[1]); ok {
@@ -191,7 +191,7 @@ func TestReferenceAndRelative(t *testing.T) {
 	if !ok || math.Abs(x-wantX) > 1e-12 || math.Abs(sd-wantSD) > 1e-12 {
 		t.Errorf("Relative = %v ± %v, want %v ± %v", x, sd, wantX, wantSD)
 	}
-	if Reference(&harness.File{}) != nil {
+	if (&harness.File{}).ReferenceResult() != nil {
 		t.Error("an empty file has no reference")
 	}
 }

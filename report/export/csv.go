@@ -22,7 +22,7 @@ import (
 // the fixed columns); a result's value is its own, else the file's common
 // one. Times are in seconds, user and system are the mean process CPU times,
 // ns_per_cell is per unit of work (cell or call), relative and
-// relative_stddev are against report.Reference (1 and 0 for the reference
+// relative_stddev are against harness.File.ReferenceResult (1 and 0 for the reference
 // itself), runs counts successful runs and failed the failed ones. Numbers
 // are written in full precision. A result without a successful run has its
 // statistics and relative fields left empty.
@@ -42,7 +42,7 @@ func CSV(w io.Writer, f *harness.File) error {
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write CSV header: %w", err)
 	}
-	ref := report.Reference(f)
+	ref := f.ReferenceResult()
 	for i := range f.Results {
 		r := &f.Results[i]
 		row := []string{r.Label, r.Cell}

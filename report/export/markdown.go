@@ -24,14 +24,14 @@ import (
 //
 // The unit is chosen once for the table (report.TableUnit: the one that
 // suits the slowest mean) and numbers carry hyperfine's decimals. Relative
-// is against report.Reference, which shows "1.00". Labels are code spans
+// is against harness.File.ReferenceResult, which shows "1.00". Labels are code spans
 // with '|' escaped; a result without a successful run shows "failed".
 func Markdown(w io.Writer, f *harness.File) error {
 	if f == nil {
 		return errors.New("markdown export: no results file")
 	}
 	u := report.TableUnit(f, report.Auto)
-	ref := report.Reference(f)
+	ref := f.ReferenceResult()
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
