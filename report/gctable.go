@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter/tw"
@@ -13,24 +14,86 @@ import (
 	"github.com/rootbench/rootbench/harness/stats"
 )
 
-// gcColumn is one column of the GC table: a name, a unit and the figure
-// taken from each run, already in that unit.
-type gcColumn struct {
-	name, unit string
-	value      func(*harness.Run) float64
+// GCColumn is one column of the GC table: a name, a unit and the figure
+// taken from each run, already in that unit. Count marks whole-number
+// figures.
+type GCColumn struct {
+	Name, Unit string
+	Count      bool
+	Value      func(*harness.Run) float64
 }
 
-// gcColumns are the GC table's columns. MB are 10⁶ bytes.
-var gcColumns = []gcColumn{
-	{"total time", "ms", func(r *harness.Run) float64 { return float64(r.WallNs) / 1e6 }},
+// GCColumns are the GC table's columns, in the terminal (GCTable) and in
+// REPORT.md alike, after the GC table of the runtime pull request in
+// ../shared/reference/003. MB are 10⁶ bytes.
+var GCColumns = []GCColumn{
+	{Name: "total time", Unit: "ms", Value: func(r *harness.Run) float64 { return float64(r.WallNs) / 1e6 }},
+	{Name: "gc cycles", Unit: "", Count: true, Value: func(r *harness.Run) float64 { return float64(r.GC.Cycles) }},
 	// GC CPU time summed over every thread (/cpu/classes/gc/total).
-	{"gc time", "ms", func(r *harness.Run) float64 { return float64(r.GC.CPUTotalNs) / 1e6 }},
-	{"gc cpu", "%", func(r *harness.Run) float64 { return r.GC.CPUPercent }},
-	{"max pause", "ms", func(r *harness.Run) float64 { return float64(r.GC.MaxPauseNs) / 1e6 }},
+	{Name: "gc time", Unit: "ms", Value: func(r *harness.Run) float64 { return float64(r.GC.CPUTotalNs) / 1e6 }},
+	{Name: "gc cpu", Unit: "%", Value: func(r *harness.Run) float64 { return r.GC.CPUPercent }},
+	{Name: "total pause", Unit: "ms", Value: func(r *harness.Run) float64 { return float64(r.GC.TotalPauseNs) / 1e6 }},
+	{Name: "max pause", Unit: "ms", Value: func(r *harness.Run) float64 { return float64(r.GC.MaxPauseNs) / 1e6 }},
 	// Total time spent stopping the world (time to safepoint).
-	{"stopping time", "µs", func(r *harness.Run) float64 { return float64(r.GC.StoppingNs) / 1e3 }},
-	{"peak heap", "MB", func(r *harness.Run) float64 { return float64(r.GC.PeakHeapBytes) / 1e6 }},
-	{"peak RSS", "MB", func(r *harness.Run) float64 { return float64(r.PeakRSSBytes) / 1e6 }},
+	{Name: "stopping time", Unit: "µs", Value: func(r *harness.Run) float64 { return float64(r.GC.StoppingNs) / 1e3 }},
+	{Name: "peak heap", Unit: "MB", Value: func(r *harness.Run) float64 { return float64(r.GC.PeakHeapBytes) / 1e6 }},
+	{Name: "peak RSS", Unit: "MB", Value: func(r *harness.Run) float64 { return float64(r.PeakRSSBytes) / 1e6 }},
+}
+
+// GCStats is one GC column over a result's successful runs: minimum,
+// median, maximum and sample standard deviation (NaN for a single run), and
+// Decimals, the number of decimals the column is shown with (chosen from its
+// largest magnitude; none for counts).
+type GCStats struct {
+	Min, Median, Max, Stddev float64
+	Decimals                 int
+	Count                    bool // a whole-number column (GCColumn.Count)
+}
+
+// GCSummary returns the GCStats of every column of GCColumns over r's
+// successful runs, and the number of those runs (nil stats when there are
+// none).
+func GCSummary(r *harness.Result) ([]GCStats, int) {
+	var runs []*harness.Run
+	for i := range r.Runs {
+		if !r.Runs[i].Failed {
+			runs = append(runs, &r.Runs[i])
+		}
+	}
+	if len(runs) == 0 {
+		return nil, 0
+	}
+	out := make([]GCStats, len(GCColumns))
+	for k, c := range GCColumns {
+		xs := make([]float64, len(runs))
+		for i, run := range runs {
+			xs[i] = c.Value(run)
+		}
+		s := GCStats{Min: slices.Min(xs), Median: stats.Median(xs), Max: slices.Max(xs), Stddev: math.NaN()}
+		if len(xs) > 1 {
+			s.Stddev = stat.StdDev(xs, nil)
+		}
+		s.Decimals = decimals(math.Max(math.Abs(s.Min), math.Abs(s.Max)))
+		if c.Count {
+			s.Decimals, s.Count = 0, true
+		}
+		out[k] = s
+	}
+	return out, len(runs)
+}
+
+// Cells formats s as the table's four cells: minimum, median, maximum and
+// stdev. A median or stdev of counts that is not whole gets one decimal.
+func (s GCStats) Cells() [4]string {
+	var out [4]string
+	for i, x := range []float64{s.Min, s.Median, s.Max, s.Stddev} {
+		d := s.Decimals
+		if s.Count && x != math.Trunc(x) && !math.IsNaN(x) {
+			d = 1
+		}
+		out[i] = fixed(x, d)
+	}
+	return out
 }
 
 // GCTable prints r's garbage-collector figures over its successful runs in
@@ -38,44 +101,26 @@ var gcColumns = []gcColumn{
 // a title line with the label, then a box table whose header has two lines
 // (the figure's name, then its unit) and whose rows are minimum, median,
 // maximum and stdev (the sample standard deviation; "-" with a single run).
-// The columns are total time (the workload's wall time, ms), gc time (GC
-// CPU time summed over threads, ms), gc cpu (GC share of the process's CPU,
-// %), max pause (ms), stopping time (total stop-the-world stopping time,
-// µs), peak heap and peak RSS (MB = 10⁶ bytes). Each column keeps one number
-// of decimals, chosen from its largest figure.
+// The columns are GCColumns: total time (the workload's wall time, ms), gc
+// cycles, gc time (GC CPU time summed over threads, ms), gc cpu (GC share of
+// the process's CPU, %), total pause (stop-the-world, ms), max pause (ms),
+// stopping time (total stop-the-world stopping time, µs), peak heap and peak
+// RSS (MB = 10⁶ bytes). Each column keeps one number of decimals, chosen from
+// its largest figure (GCSummary).
 func GCTable(w io.Writer, r *harness.Result, o Options) {
 	p := painter(o.Style.Color())
-	var runs []*harness.Run
-	for i := range r.Runs {
-		if !r.Runs[i].Failed {
-			runs = append(runs, &r.Runs[i])
-		}
-	}
-	fmt.Fprintf(w, "%s (%d successful run%s)\n", p.paint("GC: "+r.Label, ansiBold), len(runs), plural(len(runs)))
-	if len(runs) == 0 {
+	sums, n := GCSummary(r)
+	fmt.Fprintf(w, "%s (%d successful run%s)\n", p.paint("GC: "+r.Label, ansiBold), n, plural(n))
+	if n == 0 {
 		fmt.Fprintln(w, "  no successful runs: no GC figures.")
 		return
 	}
-
 	header := []string{""}
 	cells := [4][]string{{"minimum"}, {"median"}, {"maximum"}, {"stdev"}}
-	for _, c := range gcColumns {
-		header = append(header, c.name+"\n"+c.unit)
-		xs := make([]float64, len(runs))
-		for i, run := range runs {
-			xs[i] = c.value(run)
-		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, x := range xs {
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
-		}
-		sd := math.NaN()
-		if len(xs) > 1 {
-			sd = stat.StdDev(xs, nil)
-		}
-		d := decimals(math.Max(math.Abs(lo), math.Abs(hi)))
-		for i, x := range []float64{lo, stats.Median(xs), hi, sd} {
-			cells[i] = append(cells[i], fixed(x, d))
+	for k, c := range GCColumns {
+		header = append(header, c.Name+"\n"+c.Unit)
+		for i, cell := range sums[k].Cells() {
+			cells[i] = append(cells[i], cell)
 		}
 	}
 	align := make([]tw.Align, len(header))

@@ -36,20 +36,21 @@ func TestGCTable(t *testing.T) {
 		t.Errorf("not a box table with a two-line header:\n%s", got)
 	}
 	names, units := strings.Fields(strings.NewReplacer("│", " ").Replace(lines[2])), strings.Fields(strings.NewReplacer("│", " ").Replace(lines[3]))
-	if strings.Join(names, " ") != "total time gc time gc cpu max pause stopping time peak heap peak RSS" {
+	if strings.Join(names, " ") != "total time gc cycles gc time gc cpu total pause max pause stopping time peak heap peak RSS" {
 		t.Errorf("header names = %q", names)
 	}
-	if strings.Join(units, " ") != "ms ms % ms µs MB MB" {
+	if strings.Join(units, " ") != "ms ms % ms ms µs MB MB" {
 		t.Errorf("header units = %q", units)
 	}
-	// Runs 0-4 of the fixture: walls 1.0 1.2 1.1 1.4 1.3 s; GC CPU 100+10i ms;
+	// Runs 0-4 of the fixture: walls 1.0 1.2 1.1 1.4 1.3 s; cycles 10+i;
+	// GC CPU 100+10i ms; total pause 0 (not set);
 	// gc cpu 5+i %; max pause 0.25+0.01i ms; stopping 1+0.1i µs; peak heap
 	// 4+0.5i MB; peak RSS 20+i MB.
 	want := map[string]string{
-		"minimum": "1000 100 5.0 0.25 1.0 4.0 20.0",
-		"median":  "1200 120 7.0 0.27 1.2 5.0 22.0",
-		"maximum": "1400 140 9.0 0.29 1.4 6.0 24.0",
-		"stdev":   "158 16 1.6 0.02 0.2 0.8 1.6",
+		"minimum": "1000 10 100 5.0 0.00 0.25 1.0 4.0 20.0",
+		"median":  "1200 12 120 7.0 0.00 0.27 1.2 5.0 22.0",
+		"maximum": "1400 14 140 9.0 0.00 0.29 1.4 6.0 24.0",
+		"stdev":   "158 1.6 16 1.6 0.00 0.02 0.2 0.8 1.6",
 	}
 	for _, name := range []string{"minimum", "median", "maximum", "stdev"} {
 		if cells := strings.Join(rowCells(t, got, name), " "); cells != want[name] {
@@ -64,7 +65,7 @@ func TestGCTable(t *testing.T) {
 func TestGCTableEdgeCases(t *testing.T) {
 	one := result("once", 1, 0, 1, 1, 1)
 	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &one, o) }, Options{})
-	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat("-", 7) {
+	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat("-", len(GCColumns)) {
 		t.Errorf("a single run has no standard deviation: %q", cells)
 	}
 	none := result("broken", 0, 0, 0, 0, 1)

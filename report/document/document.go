@@ -24,8 +24,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report"
@@ -327,24 +325,6 @@ func (d *doc) summary(f *harness.File) {
 	d.line("")
 }
 
-// gcColumn is one column of the GC table: a per-run figure and its unit.
-type gcColumn struct {
-	name, unit string
-	get        func(run *harness.Run) float64
-}
-
-var gcColumns = []gcColumn{
-	{"total time", "ms", func(r *harness.Run) float64 { return float64(r.WallNs) / 1e6 }},
-	{"gc cycles", "", func(r *harness.Run) float64 { return float64(r.GC.Cycles) }},
-	{"gc time", "ms", func(r *harness.Run) float64 { return float64(r.GC.CPUTotalNs) / 1e6 }},
-	{"gc cpu", "%", func(r *harness.Run) float64 { return r.GC.CPUPercent }},
-	{"total pause", "ms", func(r *harness.Run) float64 { return float64(r.GC.TotalPauseNs) / 1e6 }},
-	{"max pause", "µs", func(r *harness.Run) float64 { return float64(r.GC.MaxPauseNs) / 1e3 }},
-	{"stopping", "µs", func(r *harness.Run) float64 { return float64(r.GC.StoppingNs) / 1e3 }},
-	{"peak heap", "MB", func(r *harness.Run) float64 { return float64(r.GC.PeakHeapBytes) / 1e6 }},
-	{"peak RSS", "MB", func(r *harness.Run) float64 { return float64(r.PeakRSSBytes) / 1e6 }},
-}
-
 // hasStats reports whether any successful run carries implementation
 // counters (cell.Stater).
 func hasStats(f *harness.File) bool {
@@ -399,72 +379,33 @@ func (d *doc) counters(f *harness.File) {
 // gc writes the GC table of every configuration: minimum, median, maximum
 // and standard deviation over its successful runs.
 func (d *doc) gc(f *harness.File) {
-	d.line("Over each configuration's successful runs. *gc time* is the GC's CPU time (all threads), *gc cpu* that time as a percentage of all the CPU the process used, *stopping* the time to stop the world (to reach a safepoint).")
+	d.line("Over each configuration's successful runs. *gc time* is the GC's CPU time (all threads), *gc cpu* that time as a percentage of all the CPU the process used, *stopping time* the time to stop the world (to reach a safepoint).")
 	d.line("")
 	drawn := false
 	for i := range f.Results {
 		r := &f.Results[i]
-		var runs []*harness.Run
-		for j := range r.Runs {
-			if !r.Runs[j].Failed {
-				runs = append(runs, &r.Runs[j])
-			}
-		}
-		if len(runs) == 0 {
+		sums, n := report.GCSummary(r)
+		if n == 0 {
 			continue
 		}
 		drawn = true
-		d.linef("**%s** (%d runs)", mdEscape(r.Label), len(runs))
+		d.linef("**%s** (%d runs)", mdEscape(r.Label), n)
 		d.line("")
 		head, units, sep := "| |", "| |", "|--:|"
-		for _, c := range gcColumns {
-			head += " " + c.name + " |"
-			units += " " + c.unit + " |"
+		for _, c := range report.GCColumns {
+			head += " " + c.Name + " |"
+			units += " " + c.Unit + " |"
 			sep += "--:|"
 		}
 		d.line(head)
 		d.line(sep)
 		d.line(units)
-		cols := make([][]float64, len(gcColumns))
-		for k, c := range gcColumns {
-			for _, run := range runs {
-				cols[k] = append(cols[k], c.get(run))
+		for row, name := range []string{"minimum", "median", "maximum", "stdev"} {
+			line := "| " + name + " |"
+			for _, s := range sums {
+				line += " " + s.Cells()[row] + " |"
 			}
-			slices.Sort(cols[k])
-		}
-		// Each column keeps one number of decimals (its median's), whole
-		// numbers for counts.
-		dec := make([]int, len(gcColumns))
-		for k := range gcColumns {
-			dec[k] = decimals(stat.Quantile(0.5, stat.LinInterp, cols[k], nil))
-			if integral(cols[k]) {
-				dec[k] = 0
-			}
-		}
-		for _, st := range []struct {
-			name string
-			f    func(xs []float64) float64
-		}{
-			{"minimum", func(xs []float64) float64 { return xs[0] }},
-			{"median", func(xs []float64) float64 { return stat.Quantile(0.5, stat.LinInterp, xs, nil) }},
-			{"maximum", func(xs []float64) float64 { return xs[len(xs)-1] }},
-			{"stdev", func(xs []float64) float64 {
-				if len(xs) < 2 {
-					return 0
-				}
-				return stat.StdDev(xs, nil)
-			}},
-		} {
-			s := "| " + st.name + " |"
-			for k := range gcColumns {
-				v := st.f(cols[k])
-				if dec[k] == 0 && v != math.Trunc(v) {
-					s += " " + fixed(v, 1) + " |" // a median or stdev of counts
-				} else {
-					s += " " + fixed(v, dec[k]) + " |"
-				}
-			}
-			d.line(s)
+			d.line(line)
 		}
 		d.line("")
 	}
@@ -555,16 +496,6 @@ func fixed(v float64, dec int) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'f', dec, 64)
-}
-
-// integral says whether every value is a whole number.
-func integral(xs []float64) bool {
-	for _, x := range xs {
-		if x != math.Trunc(x) {
-			return false
-		}
-	}
-	return true
 }
 
 func positive(n int) string {

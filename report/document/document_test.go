@@ -98,7 +98,7 @@ func TestWriteOneFile(t *testing.T) {
 		"Command line: `rootbench run --parameter-list batch-size=16,256,4096`",
 		"| Configuration | Mean ± σ [ms] | Median [ms] | Min … Max [ms] | ns/cell | Relative ± σ | Runs |",
 		"| ocaml batch-size=16 (reference) |", "| 6 (2 failed) |",
-		"### GC", "| | total time | gc cycles | gc time | gc cpu | total pause | max pause | stopping | peak heap | peak RSS |",
+		"### GC", "| | total time | gc cycles | gc time | gc cpu | total pause | max pause | stopping time | peak heap | peak RSS |",
 		"**ocaml batch-size=16** (6 runs)", "**bxboxed batch-size=4096** (8 runs)",
 		"### Failures", "- **ocaml batch-size=16**, run 0: worker exited with status 2",
 		"  ````text\n  panic: ocaml: value mismatch\n  ```\n", // the tail's own ``` is fenced by a longer fence
