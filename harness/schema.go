@@ -141,3 +141,16 @@ type GC struct {
 	HeapAllocObjs  int64   `json:"heap_alloc_objects"`
 	PeakHeapBytes  int64   `json:"peak_heap_bytes"` // highest heap in use seen
 }
+
+// WallSeconds returns the workload wall time of every successful run, in
+// seconds, in run order: the sample that statistics, comparisons and charts
+// are computed from.
+func (r *Result) WallSeconds() []float64 {
+	out := make([]float64, 0, len(r.Runs))
+	for _, run := range r.Runs {
+		if !run.Failed {
+			out = append(out, float64(run.WallNs)/1e9)
+		}
+	}
+	return out
+}

@@ -87,7 +87,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := samples(r)
+			xs := r.WallSeconds()
 			if len(xs) == 0 {
 				continue
 			}

@@ -29,7 +29,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	lo, hi := math.Inf(1), 0.0
 	for _, f := range files {
 		for i := range f.Results {
-			for _, x := range samples(&f.Results[i]) {
+			for _, x := range f.Results[i].WallSeconds() {
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
 		}
@@ -58,7 +58,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := samples(r)
+			xs := r.WallSeconds()
 			if len(xs) == 0 {
 				continue
 			}

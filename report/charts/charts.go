@@ -66,25 +66,13 @@ func (c config) fileName(files []*harness.File, i int) string {
 	return fmt.Sprintf("file %d", i+1)
 }
 
-// samples returns a result's successful runs' workload wall times, in
-// seconds.
-func samples(r *harness.Result) []float64 {
-	var out []float64
-	for _, run := range r.Runs {
-		if !run.Failed {
-			out = append(out, float64(run.WallNs)/1e9)
-		}
-	}
-	return out
-}
-
 // spread is how far apart the configurations' medians are: the largest
 // over the smallest (1 with one configuration).
 func spread(files ...*harness.File) float64 {
 	lo, hi := math.Inf(1), 0.0
 	for _, f := range files {
 		for i := range f.Results {
-			if m := stats.Median(samples(&f.Results[i])); m > 0 {
+			if m := stats.Median(f.Results[i].WallSeconds()); m > 0 {
 				lo, hi = math.Min(lo, m), math.Max(hi, m)
 			}
 		}

@@ -29,7 +29,7 @@ func Progression(f *harness.File, path string) error {
 	}
 	lo, hi := math.Inf(1), 0.0
 	for i := range f.Results {
-		for _, x := range samples(&f.Results[i]) {
+		for _, x := range f.Results[i].WallSeconds() {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 	}
@@ -49,7 +49,7 @@ func Progression(f *harness.File, path string) error {
 		r := &f.Results[i]
 		k := scale
 		if relative {
-			k = 1 / stats.Median(samples(r))
+			k = 1 / stats.Median(r.WallSeconds())
 		}
 		var xys plotter.XYs
 		for _, run := range r.Runs {

@@ -502,18 +502,6 @@ func resolve(f *harness.File, name string) ([]*harness.Result, error) {
 	return out, nil
 }
 
-// Samples returns a result's sample as compare uses it: the workload wall
-// time of every successful run, in seconds, in run order.
-func Samples(r *harness.Result) []float64 {
-	out := make([]float64, 0, len(r.Runs))
-	for _, run := range r.Runs {
-		if !run.Failed {
-			out = append(out, float64(run.WallNs)/1e9)
-		}
-	}
-	return out
-}
-
 func failed(r *harness.Result) int {
 	n := 0
 	for _, run := range r.Runs {
@@ -528,7 +516,7 @@ func failed(r *harness.Result) int {
 // has no successful run.
 func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Options) {
 	label := h.Label
-	bs, hs := Samples(b), Samples(h)
+	bs, hs := b.WallSeconds(), h.WallSeconds()
 	if len(bs) == 0 || len(hs) == 0 {
 		var sides []string
 		if len(bs) == 0 {
