@@ -52,31 +52,6 @@ processes, interleaved runs, statistics, relative table, exports.`,
 	return cmd
 }
 
-// setCallback sets one callback parameter by name.
-func setCallback(p *callback.Params, name, value string) error {
-	switch name {
-	case "variant":
-		p.Variant = value
-	case "handle":
-		p.Handle = value
-	case "threads":
-		n, err := parse.Count("threads", value)
-		if err != nil {
-			return err
-		}
-		p.Threads = n
-	case "calls":
-		n, err := parse.Count("calls", value)
-		if err != nil {
-			return err
-		}
-		p.Calls = int64(n)
-	default:
-		return fmt.Errorf("unknown callback parameter %q (accepted: variant, handle, threads, calls)", name)
-	}
-	return nil
-}
-
 func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls string) error {
 	vs, err := parse.List(variants)
 	if err != nil {
@@ -87,10 +62,10 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 		return fmt.Errorf("--handle: %w", err)
 	}
 	base := callback.DefaultParams()
-	if err := setCallback(&base, "threads", threads); err != nil {
+	if err := base.Set("threads", threads); err != nil {
 		return fmt.Errorf("--threads: %w", err)
 	}
-	if err := setCallback(&base, "calls", calls); err != nil {
+	if err := base.Set("calls", calls); err != nil {
 		return fmt.Errorf("--calls: %w", err)
 	}
 	configs, varied, err := scan(bf.paramLists, func(name string) (string, error) {
@@ -113,7 +88,7 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 				p := base
 				p.Variant, p.Handle = v, h
 				for _, kv := range c {
-					if err := setCallback(&p, kv[0], kv[1]); err != nil {
+					if err := p.Set(kv[0], kv[1]); err != nil {
 						return fmt.Errorf("--parameter-list %s=%s: %w", kv[0], kv[1], err)
 					}
 				}

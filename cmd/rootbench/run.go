@@ -123,15 +123,7 @@ func planMsgpass(s *session, bf *benchFlags, cellFlag string, cellChanged bool, 
 			return fmt.Errorf("--cell: %w", err)
 		}
 	}
-	configs, varied, err := scan(bf.paramLists, func(name string) (string, error) {
-		var p msgpass.Params = base
-		for _, n := range msgpass.ParamNames() {
-			if strings.EqualFold(n, name) || strings.EqualFold(strings.ReplaceAll(n, "-", "_"), name) {
-				return n, nil
-			}
-		}
-		return "", p.Set(name, "")
-	})
+	configs, varied, err := scan(bf.paramLists, msgpass.CanonicalName)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func newWorkerCmd() *cobra.Command {
 			case "callback":
 				p := callback.DefaultParams()
 				p.Variant = cellName
-				if err := applySets(sets, func(n, v string) error { return setCallback(&p, n, v) }); err != nil {
+				if err := applySets(sets, p.Set); err != nil {
 					return usageError(err)
 				}
 				if err := p.Validate(); err != nil {

@@ -39,6 +39,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/rootbench/rootbench/internal/parse"
 )
 
 // Variant names, in the order Variants returns them.
@@ -98,6 +100,36 @@ func DefaultParams() Params {
 func (p Params) Validate() error {
 	_, _, err := p.parse()
 	return err
+}
+
+// ParamNames are the parameters Set accepts.
+var ParamNames = []string{"variant", "handle", "threads", "calls"}
+
+// Set sets one parameter from text, as users type it: variant, handle,
+// threads or calls (numbers accept '_' separators: 10_000_000). Validate
+// checks the values; Set checks that numbers are counts.
+func (p *Params) Set(name, value string) error {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "variant":
+		p.Variant = value
+	case "handle":
+		p.Handle = value
+	case "threads":
+		n, err := parse.Count("threads", value)
+		if err != nil {
+			return err
+		}
+		p.Threads = n
+	case "calls":
+		n, err := parse.Count("calls", value)
+		if err != nil {
+			return err
+		}
+		p.Calls = int64(n)
+	default:
+		return fmt.Errorf("unknown callback parameter %q (accepted: %s)", name, strings.Join(ParamNames, ", "))
+	}
+	return nil
 }
 
 // parse validates p and returns the indices of its variant and handle.

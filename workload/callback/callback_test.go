@@ -184,3 +184,20 @@ func TestResultRates(t *testing.T) {
 		t.Error("rates of an empty result are not 0")
 	}
 }
+
+func TestParamsSet(t *testing.T) {
+	p := DefaultParams()
+	for _, kv := range [][2]string{{"variant", "pipe"}, {"HANDLE", "cgo-handle"}, {"threads", "3"}, {"calls", "10_000"}} {
+		if err := p.Set(kv[0], kv[1]); err != nil {
+			t.Fatalf("Set(%s, %s): %v", kv[0], kv[1], err)
+		}
+	}
+	if p != (Params{Variant: "pipe", Handle: "cgo-handle", Threads: 3, Calls: 10_000}) || p.Validate() != nil {
+		t.Errorf("after Set: %+v (Validate: %v)", p, p.Validate())
+	}
+	for _, kv := range [][2]string{{"nosuch", "1"}, {"threads", "0"}, {"calls", "1e6"}} {
+		if err := p.Set(kv[0], kv[1]); err == nil {
+			t.Errorf("Set(%s, %s) succeeded", kv[0], kv[1])
+		}
+	}
+}

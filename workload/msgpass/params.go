@@ -252,16 +252,18 @@ func (p Params) Map() map[string]string {
 	}
 }
 
-// canonicalName maps a parameter name in any accepted spelling (flag
-// "batch-size", environment "BATCH_SIZE", any case) to its canonical name.
-func canonicalName(name string) (string, bool) {
+// CanonicalName returns the canonical name of a parameter given as its
+// canonical name or its environment-variable spelling, case-insensitively
+// (batch-size, BATCH_SIZE); the error lists the accepted names.
+func CanonicalName(name string) (string, error) {
 	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "_", "-")
 	for _, c := range paramNames {
 		if n == c {
-			return c, true
+			return c, nil
 		}
 	}
-	return "", false
+	return "", fmt.Errorf("unknown parameter %q (accepted: %s; or their environment spellings such as BATCH_SIZE)",
+		name, strings.Join(paramNames, ", "))
 }
 
 // Set sets one parameter from text. name is a canonical name or its
@@ -269,13 +271,11 @@ func canonicalName(name string) (string, bool) {
 // Numbers go through internal/parse and accept '_' separators (100_000).
 // Set checks what it can about the value alone; Validate checks the whole.
 func (p *Params) Set(name, value string) error {
-	canon, ok := canonicalName(name)
-	if !ok {
-		return fmt.Errorf("unknown parameter %q (accepted: %s; or their environment spellings such as BATCH_SIZE)",
-			name, strings.Join(paramNames, ", "))
+	canon, err := CanonicalName(name)
+	if err != nil {
+		return err
 	}
 	q := *p // p changes only if the value is accepted
-	var err error
 	switch canon {
 	case nameScheduler:
 		q.Scheduler, err = ParseScheduler(value)

@@ -212,8 +212,8 @@ func TestSetModel(t *testing.T) {
 		p := DefaultParams()
 		before := p
 		err := p.Set(name, value)
-		canon, known := canonicalName(name)
-		if !known {
+		canon, cerr := CanonicalName(name)
+		if cerr != nil {
 			if err == nil {
 				t.Fatalf("Set(%q) of an unknown name succeeded", name)
 			}
