@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -146,50 +147,64 @@ func benchImpls() []benchImpl {
 	return out
 }
 
-// handleAPI is a cgo.Handle-shaped API, for side-by-side benchmarks.
+// handleAPI is a cgo.Handle-shaped API, for side-by-side benchmarks. Each
+// loop calls its API directly (no function value per call), n times or
+// until pb is done, and counts wrong values.
 type handleAPI struct {
-	name   string
-	new    func(any) uintptr
-	value  func(uintptr) any
-	delete func(uintptr)
+	name     string
+	loop     func(n int, v any) (bad int)
+	parallel func(pb *testing.PB, v any) (bad int)
 }
 
 // handleAPIs lists the drop-in API and, when cgo is on, runtime/cgo.Handle
 // (see cgo_test.go).
 var handleAPIs = []handleAPI{{
-	name:   "boxroot-handle",
-	new:    func(v any) uintptr { return uintptr(NewHandle(v)) },
-	value:  func(h uintptr) any { return Handle(h).Value() },
-	delete: func(h uintptr) { Handle(h).Delete() },
+	name: "boxroot-handle",
+	loop: func(n int, v any) (bad int) {
+		for range n {
+			h := NewHandle(v)
+			if h.Value() != v {
+				bad++
+			}
+			h.Delete()
+		}
+		return bad
+	},
+	parallel: func(pb *testing.PB, v any) (bad int) {
+		for pb.Next() {
+			h := NewHandle(v)
+			if h.Value() != v {
+				bad++
+			}
+			h.Delete()
+		}
+		return bad
+	},
 }}
 
+// BenchmarkHandle times one NewHandle, Value and Delete, on one goroutine
+// and in parallel, for every API in handleAPIs.
 func BenchmarkHandle(b *testing.B) {
 	for _, api := range handleAPIs {
 		b.Run(api.name, func(b *testing.B) {
 			b.ReportAllocs()
-			defer cpuPerOp(b)()
-			v := sinkValue
-			for b.Loop() {
-				h := api.new(v)
-				if api.value(h) != v {
-					b.Fatal("wrong value")
-				}
-				api.delete(h)
+			stop := cpuPerOp(b)
+			bad := api.loop(b.N, sinkValue)
+			stop()
+			if bad != 0 {
+				b.Fatalf("%d wrong values", bad)
 			}
 		})
 		b.Run(api.name+"/parallel", func(b *testing.B) {
 			b.ReportAllocs()
 			defer processCPUPerOp(b)()
+			var bad atomic.Int64
 			b.RunParallel(func(pb *testing.PB) {
-				v := any(new(int))
-				for pb.Next() {
-					h := api.new(v)
-					if api.value(h) != v {
-						panic("wrong value")
-					}
-					api.delete(h)
-				}
+				bad.Add(int64(api.parallel(pb, any(new(int)))))
 			})
+			if bad.Load() != 0 {
+				b.Fatalf("%d wrong values", bad.Load())
+			}
 		})
 	}
 }

@@ -71,10 +71,11 @@ type Impl struct {
 	// constants of the same names; tests shorten them to exercise them).
 	trimMin, flushEvery, idleFactor int
 
-	// dir maps a pool index to its pool in two levels, so that it grows
-	// without moving: a chunk, once stored, is never replaced, and readers
-	// (Get, Delete) use atomic loads only. Writers hold mu.
-	dir [dirSize]atomic.Pointer[chunk]
+	// dir maps a pool index to its pool (nil: no pool). It is one flat
+	// array, so that a lookup is one load (the handle's pool) before the
+	// slot's: 512 KiB per Impl, mostly nil, for 2^26 handles. Readers
+	// (Get, Delete) use atomic loads only; writers hold mu.
+	dir [maxPools]atomic.Pointer[pool]
 
 	mu       sync.Mutex
 	nextIdx  int32   // next never-used directory index
@@ -104,9 +105,7 @@ func New(opts Options) *Impl {
 		idleFactor: idleFactor,
 		flushEvery: noReuseFlushEvery,
 		domains:    map[*Domain]struct{}{},
-	}
-	for i := range im.dir {
-		im.dir[i].Store(deadChunk)
+		nextIdx:    1, // index 0 stays unused: the zero Handle is invalid
 	}
 	return im
 }
@@ -150,56 +149,29 @@ type invalidHandle struct {
 // Error is the panic message: "<name>: invalid or deleted handle (0x...)".
 func (e invalidHandle) Error() string { return fmt.Sprintf("%s (%#x)", e.im.msg, uintptr(e.h)) }
 
-// deadPool and deadChunk fill the directory's unused entries, so that a
-// lookup needs no nil checks: every entry of deadChunk is deadPool, and
-// every slot of deadPool holds a free mark, so a handle that names no pool
-// reads a free slot. Neither is ever owned, written or released.
-var (
-	deadPool = func() *pool {
-		p := &pool{idx: -1, base: maxPools<<poolLog + 1}
-		for i := range p.slots {
-			p.slots[i] = link(endOfList)
-		}
-		p.freeHead = endOfList
-		p.delayed.Store(emptyDelayed)
-		return p
-	}()
-	deadChunk = func() *chunk {
-		c := new(chunk)
-		for i := range c {
-			c[i].Store(deadPool)
-		}
-		return c
-	}()
-)
-
 // lookup returns the pool and the slot h names, or nil, nil. It takes no
-// lock: a chunk, once stored, is never replaced, and a pool is stored fully
-// initialised.
+// lock: a pool is stored in the directory fully initialised.
 func (im *Impl) lookup(h Handle) (*pool, *any) {
-	x := uintptr(h) - 1 // h == 0 wraps around past the directory
-	if x >= maxPools<<poolLog {
-		return nil, nil
+	if x := uintptr(h); x < maxPools<<poolLog {
+		if p := im.dir[x>>poolLog].Load(); p != nil {
+			return p, &p.slots[x&slotMask]
+		}
 	}
-	p := im.dir[(x>>(poolLog+chunkLog))&(dirSize-1)].Load()[(x>>poolLog)&chunkMask].Load()
-	if p == deadPool {
-		return nil, nil
-	}
-	return p, &p.slots[x&slotMask]
+	return nil, nil
 }
 
 // Get returns the value rooted by h, from any goroutine, without a domain:
-// two directory loads, the slot load and the free-mark check, small enough
-// to inline (unused directory entries hold deadChunk and deadPool, whose
-// slots are all free, so there is no nil to check). The creator's write of
-// the slot happens before the handle reached the caller (however it was
-// passed on), and nobody writes a live slot.
+// the directory load, the slot load and the free-mark check, small enough
+// to inline. The creator's write of the slot happens before the handle
+// reached the caller (however it was passed on), and nobody writes a live
+// slot.
 func (im *Impl) Get(h Handle) any {
-	if x := uintptr(h) - 1; x < maxPools<<poolLog { // h == 0 wraps around
-		p := im.dir[x>>(poolLog+chunkLog)].Load()[(x>>poolLog)&chunkMask].Load()
-		v := p.slots[x&slotMask]
-		if _, free := v.(*freeMark); !free {
-			return v
+	if x := uintptr(h); x < maxPools<<poolLog {
+		if p := im.dir[x>>poolLog].Load(); p != nil {
+			v := p.slots[x&slotMask]
+			if _, free := v.(*freeMark); !free {
+				return v
+			}
 		}
 	}
 	panic(invalidHandle{im, h})
@@ -220,13 +192,8 @@ func (im *Impl) allocPool() *pool {
 		im.nextIdx++
 	}
 	p := newPool(idx)
-	c := im.dir[idx>>chunkLog].Load()
-	if c == deadChunk {
-		c = new(chunk)
-		im.dir[idx>>chunkLog].Store(c)
-	}
 	// The pool is fully initialised before this Store publishes it.
-	c[idx&chunkMask].Store(p)
+	im.dir[idx].Store(p)
 	im.allocs++
 	im.pools++
 	im.peak = max(im.peak, im.pools)
@@ -243,7 +210,7 @@ func (im *Impl) recycle(p *pool) {
 		return
 	}
 	p.released.Store(true) // before its index can name another pool
-	im.dir[p.idx>>chunkLog].Load()[p.idx&chunkMask].Store(deadPool)
+	im.dir[p.idx].Store(nil)
 	im.freeIdx = append(im.freeIdx, p.idx)
 	im.pools--
 	im.released++

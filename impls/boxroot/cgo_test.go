@@ -4,16 +4,34 @@ package boxroot
 
 import (
 	"runtime/cgo"
+	"testing"
 
 	"github.com/rootbench/rootbench/cell"
 )
 
 func init() {
 	handleAPIs = append(handleAPIs, handleAPI{
-		name:   "cgo-handle",
-		new:    func(v any) uintptr { return uintptr(cgo.NewHandle(v)) },
-		value:  func(h uintptr) any { return cgo.Handle(h).Value() },
-		delete: func(h uintptr) { cgo.Handle(h).Delete() },
+		name: "cgo-handle",
+		loop: func(n int, v any) (bad int) {
+			for range n {
+				h := cgo.NewHandle(v)
+				if h.Value() != v {
+					bad++
+				}
+				h.Delete()
+			}
+			return bad
+		},
+		parallel: func(pb *testing.PB, v any) (bad int) {
+			for pb.Next() {
+				h := cgo.NewHandle(v)
+				if h.Value() != v {
+					bad++
+				}
+				h.Delete()
+			}
+			return bad
+		},
 	})
 	mpCases = append(mpCases, mpCaseOf("cgo-handle", func() cell.Impl[cgo.Handle] { return cgoImpl{} }))
 }

@@ -4,28 +4,34 @@
 //
 // # Handles and pools
 //
-// A Handle is a uintptr made of a pool index and a slot index, plus one so
-// that 0 is never valid. A pool is a heap object holding a fixed array of
-// 1024 slots of type any: the garbage collector scans it like any other
+// A Handle is a uintptr made of a pool index (from 1) and a slot index,
+// so that 0 is never valid. A pool is a heap object holding a fixed array
+// of 1024 slots of type any: the garbage collector scans it like any other
 // object, and that is what roots a value. A free slot holds a free mark, a
-// pointer of an unexported type into a global table whose entry n means
-// "free, and the next free slot of this list is n". So the free lists are
-// threaded through the slots themselves (no side arrays), and Get or
-// Delete of a deleted handle finds a free mark and panics with "boxroot:
-// invalid or deleted handle" instead of returning garbage (a slot reused by
-// a later Create cannot be told apart, as with any non-generational
-// handle).
+// pointer of an unexported type into a global byte table: pointing at
+// entry n means "free, and the next free slot of this list is n", and n is
+// the pointer's offset in the table, so following a link costs a
+// subtraction, not a load. So the domains' free lists are threaded through
+// the slots themselves, and Get or Delete of a deleted handle finds a free
+// mark and panics with "boxroot: invalid or deleted handle" instead of
+// returning garbage (a slot reused by a later Create cannot be told apart,
+// as with any non-generational handle).
 //
-// The pool directory maps a pool index to its pool in two levels: a fixed
-// array of chunk pointers in the Impl, each chunk a fixed array of pool
-// pointers. Chunks are never replaced and pools are stored fully built, so
-// the directory grows without blocking or moving, and Get takes no lock:
-// two atomic loads (plain loads on amd64 and arm64), the slot read and the
-// free-mark check. Unused entries are not nil but point to a dead chunk
-// whose entries all point to a dead pool whose slots are all free marks,
-// so Get has no nil check: a handle naming no pool reads a free slot and
-// panics. Pools that are released leave the dead pool in their entry, so
-// handles into them panic; their indexes are reused.
+// A pool's header (the fields every domain reads, the owner's fields, the
+// delayed list, the drop-in API's bitmap, each group on its own cache
+// lines) comes before its slots: after them, 16 KiB further on, the header
+// would alias the first slots in the processor's store forwarding (4K
+// aliasing), which a create/delete loop on one slot measurably paid.
+//
+// The pool directory is one flat array of 2^16 atomic pool pointers in the
+// Impl (512 KiB, mostly nil; 2^26 handles live at once at most). Pools are
+// stored fully built and an entry is cleared before its index is reused, so
+// Get takes no lock: one atomic load (a plain load on amd64 and arm64) for
+// the pool, the slot read and the free-mark check. Measured, the flat
+// array beats the former two-level table (a fixed array of chunk
+// pointers, then the chunk's pool pointer) by one dependent load per Get.
+// Handles into released pools find a nil entry, or a pool whose slots
+// are free marks, and panic.
 //
 // # Domains
 //
@@ -130,28 +136,37 @@
 // # The drop-in API
 //
 // NewHandle, Handle.Value and Handle.Delete have the shape of
-// runtime/cgo.Handle and need no domain. NewHandle creates in one of a
-// fixed array of shard domains (a power of two, at least 4*GOMAXPROCS at
-// start-up, one per cache line), each behind a try-lock: CAS 0 to 1 to
-// take it, Store 0 to release it, so a shard's domain is used by one
-// goroutine at a time and each holder's work happens before the next
-// holder's. The first shard tried is hashed from the address of a local
-// variable, i.e. from the calling goroutine's stack, so a goroutine keeps
-// returning to the same shard (its pool stays in cache) and goroutines
-// mostly start at different ones; a taken shard is skipped, not waited
-// for. The shards' domains are never closed. Value is Impl.Get, inlined.
-// Delete pushes the slot onto its pool's delayed list with one CAS. So a
-// handle's life costs three atomic read-modify-writes (the lock's CAS and
-// Store, the delete's CAS; Store is an XCHG on amd64), which is what
-// bounds the drop-in API; the former design borrowed a domain from a
-// sync.Pool instead and was slower (see below). HandleImpl
-// exposes it as cell "boxroot-handle".
+// runtime/cgo.Handle and need no domain. They use an allocator of their
+// own over the same pools and directory: a fixed array of stacks (a power
+// of two, at least 4*GOMAXPROCS at start-up, one per cache line), each a
+// set of pools and a current pool. A drop-in pool keeps its free slots in
+// a bitmap of 16 words instead of a free list. NewHandle hashes the address
+// of a local variable (the calling goroutine's stack, so a goroutine keeps
+// coming back to the same stack and goroutines mostly use different ones),
+// loads that stack's current pool, and claims the lowest set bit of the
+// first non-zero word with one CAS; Delete writes the slot's free mark and
+// sets its bit with one atomic OR. So a handle's life costs two atomic
+// read-modify-writes and no lock, against three for the former design
+// (a try-lock's CAS and Store around a shard domain's Create, then a CAS
+// to push the slot; a Store is an XCHG on amd64), and a lock-free free
+// list would cost three too (its link must be written with an atomic
+// Store, since a stale popper may read it). A bitmap word has no ABA
+// problem: a CAS that succeeds clears a bit that is set, whatever happened
+// in between. When the current pool has no free bit, refill (under the
+// stack's mutex, rare) looks at up to 8 of the stack's pools, resuming
+// where it stopped, for one with at least 64 free slots, and allocates a
+// pool only if none has: so the pools looked at are at least 15/16 full
+// when the stack grows. Drop-in pools are never released (a pool's
+// emptiness is not known without a count, which would cost an atomic per
+// operation): the drop-in API's memory is its peak of live handles,
+// in pools. Value is Impl.Get, inlined. HandleImpl exposes the API as cell
+// "boxroot-handle".
 //
 // # Inlining and measured costs
 //
 // Impl.Get, Domain.Get and Handle.Value inline (go build -gcflags=-m):
-// directory load, chunk load, slot load, free-mark check, with the panic
-// built inline (a panic is nearly free to the inliner, a call is not).
+// directory load, slot load, free-mark check, with the panic built inline
+// (a panic is nearly free to the inliner, a call is not).
 // Domain.Create keeps a small fast path (pop the current pool's local free
 // list) with its slow path split out, and Domain.Delete's fast path (push
 // onto the current pool's list) comes first; neither inlines: Go's inliner
@@ -162,8 +177,12 @@
 // check, got Create from 115 to 111 and was dropped.) They remain direct
 // calls for Go users of *Domain. A create+delete pair is bound by a chain
 // of dependent memory accesses (the free-list head, the slot, the head
-// again), not by call overhead: computing the next index from the free
-// mark's address instead of loading it did not change the time.
+// again) more than by call overhead: computing the next index from the
+// free mark's address, one load fewer on that chain, made no measurable
+// difference on its own; moving the pool's header before the slots (see
+// above) did. Benchmarks that loop with b.Loop keep the calls in the loop
+// from being inlined (Get included), so the concrete benchmarks loop to
+// b.N.
 //
 // Figures on the 2-core development machine (shared and noisy; CPU time
 // per op, the range of 3 runs of one side-by-side
@@ -214,7 +233,7 @@
 // matter: a goroutine that owns a domain creates and deletes without
 // atomics or allocation, and handles passed to other goroutines are freed
 // in batches. Choose the drop-in API when you cannot thread a domain
-// through, at the price of a try-lock round trip and a CAS per handle.
+// through, at the price of two atomic operations per handle.
 // Keep cgo.Handle when handles are few and long-lived, or when detecting
 // every use of a stale handle matters more than speed: boxroot reuses
 // slots, so a stale handle may name a newer value.

@@ -49,7 +49,7 @@ func (d *Domain) Create(v any) Handle {
 	if p := d.cur; p != nil {
 		if i := p.freeHead; i != endOfList {
 			// Owner-only fields and our own free slots: no atomics needed.
-			p.freeHead = p.slots[i&slotMask].(*freeMark).next
+			p.freeHead = linkNext(p.slots[i&slotMask].(*freeMark))
 			p.slots[i&slotMask] = v
 			d.taken++
 			return p.base + Handle(i)
@@ -242,7 +242,7 @@ func (d *Domain) Delete(h Handle) {
 	if s == nil || isFree(*s) {
 		d.im.invalid(h)
 	}
-	i := int32(uintptr(h)-1) & slotMask
+	i := int32(uintptr(h) & slotMask)
 	if p == d.pend.p {
 		// The common remote case: extend the pending chain for p. The
 		// chain was started on the remote path; if d has adopted p since,

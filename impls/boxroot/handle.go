@@ -1,74 +1,140 @@
 package boxroot
 
 import (
+	mathbits "math/bits"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/rootbench/rootbench/cell"
 )
 
-// std is the allocator behind the drop-in API.
+// std is the allocator behind the drop-in API: its directory and pools,
+// but no domains (see stack).
 var std = New(Options{})
 
-// shard is one of the drop-in API's domains, behind a try-lock. lock is 0
-// when free and 1 while a goroutine uses d: it is taken with a CAS and
-// released with a Store, so everything a holder did to d (and to the pools
-// d owns) happens before the next holder's successful CAS. That is exactly
-// a domain's contract: one goroutine at a time. The shards' domains are
-// never closed.
-type shard struct {
-	lock atomic.Uint32
-	d    *Domain
-	_    [64 - 4 - 4 - 8]byte // one shard per cache line
+// stack is one of the drop-in API's allocation stripes: a set of pools
+// and, among them, the current pool that NewHandle claims slots from. A
+// drop-in pool keeps its free slots in a bitmap (pool.free, a set bit is
+// a free slot) rather than on a free list: NewHandle claims a slot by
+// clearing its bit with one CAS and Delete frees it by setting the bit
+// with one atomic OR. So a handle's whole life costs two atomic
+// operations, no lock and no link to write, and a bitmap word, unlike a
+// list head, has no ABA problem: a CAS that succeeds clears a bit that was
+// set, whatever happened in between.
+type stack struct {
+	// cur is the pool NewHandle claims from; nil before the first.
+	cur atomic.Pointer[pool]
+	// mu serialises refill: choosing or allocating the next pool.
+	mu sync.Mutex
+	_  [64 - 8 - 8]byte // one stack per cache line
+
+	// Under mu: the stack's pools, and where refill's scan resumes.
+	pools []*pool
+	scan  int
+	_     [64 - 24 - 8]byte
 }
 
-// shards holds a power of two of at least 4*GOMAXPROCS (at start-up)
-// shards, so that a goroutine seldom finds its shard taken.
-var shards, shardMask = func() ([]shard, uintptr) {
-	n := 8
-	for n < 4*runtime.GOMAXPROCS(0) {
-		n *= 2
-	}
-	s := make([]shard, n)
-	for i := range s {
-		s[i].d = std.newDomain()
-	}
-	return s, uintptr(n - 1)
-}()
+const (
+	// refillMin is the number of free slots that makes a pool worth
+	// becoming a stack's current pool.
+	refillMin = poolSize / 16
+	// refillScan bounds the pools one refill inspects.
+	refillScan = 8
+)
+
+// maxStacks bounds the number of stacks.
+const maxStacks = 256
+
+// stacks holds the stacks; stackMask+1, a power of two of at least
+// 4*GOMAXPROCS (at start-up, at most maxStacks), of them are used, so that
+// goroutines running at once seldom share one.
+var (
+	stacks    [maxStacks]stack
+	stackMask = func() uintptr {
+		n := 8
+		for n < 4*runtime.GOMAXPROCS(0) && n < maxStacks {
+			n *= 2
+		}
+		return uintptr(n - 1)
+	}()
+)
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete.
 //
-// It creates in one of a fixed set of shard domains, each behind a
-// try-lock. The first shard tried is hashed from the address of a local
-// variable, that is from the calling goroutine's stack: a goroutine keeps
-// coming back to the same shard (its pool stays in cache) and goroutines
-// mostly start at different shards. A taken shard is skipped, not waited
-// for.
+// It claims a free slot of the current pool of one of the stacks with one
+// CAS. The stack is hashed from the address of a local variable, that is
+// from the calling goroutine's stack: a goroutine keeps coming back to the
+// same pool, and goroutines mostly use different ones.
 func NewHandle(v any) Handle {
 	var probe byte
 	// Fibonacci hashing of the stack address; only a hint.
-	i := uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>10) * 0x9E3779B97F4A7C15 >> 40)
-	for tries := 0; ; tries++ {
-		s := &shards[i&shardMask]
-		if s.lock.Load() == 0 && s.lock.CompareAndSwap(0, 1) {
-			return s.create(v)
+	st := &stacks[uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>10)*0x9E3779B97F4A7C15>>40)&stackMask%maxStacks]
+	for {
+		p := st.cur.Load()
+		if p != nil {
+			for w := range p.free {
+				word := &p.free[w]
+				for bits := word.Load(); bits != 0; bits = word.Load() {
+					b := bits & -bits // the lowest free slot of the word
+					if word.CompareAndSwap(bits, bits&^b) {
+						// The CAS made the slot ours. The Delete
+						// that freed it wrote its free mark before
+						// its OR, which this CAS observed: so this
+						// write is ordered after that one.
+						i := w<<6 | mathbits.TrailingZeros64(b)
+						p.slots[i] = v
+						return p.base + Handle(i)
+					}
+				}
+			}
 		}
-		i++
-		if tries > int(shardMask) {
-			// Every shard was taken (their holders were preempted):
-			// let them run.
-			runtime.Gosched()
-			tries = 0
-		}
+		st.refill(p)
 	}
 }
 
-// create roots v in s's domain and releases s, even if Create panics.
-func (s *shard) create(v any) Handle {
-	defer s.lock.Store(0)
-	return s.d.Create(v)
+// refill makes st's current pool one with room, unless another goroutine
+// replaced full (the pool found without room) meanwhile. It looks at a few
+// of st's pools, resuming where the last refill stopped, for one with at
+// least refillMin free slots, and allocates a pool if none has. So when a
+// pool is allocated, the pools looked at are all at least 15/16 full, and
+// over successive refills every pool of the stack is looked at.
+//
+//go:noinline
+func (st *stack) refill(full *pool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.cur.Load() != full {
+		return
+	}
+	for k := 0; k < refillScan && k < len(st.pools); k++ {
+		st.scan = (st.scan + 1) % len(st.pools)
+		if p := st.pools[st.scan]; p != full && p.freeSlots() >= refillMin {
+			st.cur.Store(p)
+			return
+		}
+	}
+	std.mu.Lock()
+	p := std.allocPool()
+	std.mu.Unlock()
+	// p is on no stack yet: its fields are ours until the Store below
+	// publishes it to NewHandle (which then reads them after its Load).
+	p.stack = st
+	for w := range p.free {
+		p.free[w].Store(^uint64(0))
+	}
+	st.pools = append(st.pools, p)
+	st.cur.Store(p)
+}
+
+// freeSlots counts p's free slots in its bitmap, as of now.
+func (p *pool) freeSlots() (n int) {
+	for w := range p.free {
+		n += mathbits.OnesCount64(p.free[w].Load())
+	}
+	return n
 }
 
 // Value returns the value rooted by a handle from NewHandle. It panics if
@@ -77,26 +143,28 @@ func (s *shard) create(v any) Handle {
 func (h Handle) Value() any { return std.Get(h) }
 
 // Delete releases a handle from NewHandle; any goroutine may call it. It
-// panics if the handle is invalid or already deleted.
-//
-// It needs no domain: the slot is pushed onto its pool's delayed list with
-// one CAS (the eager remote path), which is cheaper than taking a shard's
-// try-lock (a CAS and a Store); the pool's owner takes the list back in
-// place when it runs out of room.
+// panics if the handle is invalid or already deleted. It writes the slot's
+// free mark and sets the slot's bit in its pool's bitmap with one atomic
+// OR.
 func (h Handle) Delete() {
 	p, s := std.lookup(h)
 	if s == nil || isFree(*s) {
 		std.invalid(h)
 	}
-	i := int32(uintptr(h)-1) & slotMask
-	*s = link(endOfList) // the slot is ours until the CAS publishes it
-	p.push(s, i, 1)
+	// The slot is ours until its bit is set: the free mark (which drops
+	// the value) is written before, and the OR orders it before the write
+	// of the NewHandle whose CAS claims the slot next.
+	*s = link(endOfList)
+	i := uintptr(h) & slotMask
+	p.free[i>>6].Or(1 << (i & 63))
 }
 
-// StdStats returns the counters of the allocator behind the drop-in API.
-// Deletes through Handle.Delete take no domain and are not counted, so its
-// live count is the number of handles ever created; count deletes yourself
-// (as HandleImpl does) if you need live handles.
+// StdStats returns the pool counters of the allocator behind the drop-in
+// API. NewHandle and Delete count nothing (a shared counter would cost an
+// atomic operation each), so its create, delete and live counts are zero;
+// count handles yourself (as HandleImpl does) if you need them. Drop-in
+// pools are never released: pools_allocated is the peak number of drop-in
+// handles live at once, rounded up to pools (per stack).
 func StdStats() map[string]int64 { return std.Stats() }
 
 // HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every

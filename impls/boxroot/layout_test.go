@@ -7,7 +7,8 @@ import (
 
 // TestPoolLayout checks that the pool's three groups of fields (read by
 // everyone, written by the owner, written by remote deleters) sit on
-// separate cache lines, as the comments in pool say.
+// separate cache lines, in that order, before the slots, as the comments in
+// pool say.
 func TestPoolLayout(t *testing.T) {
 	var p pool
 	lines := []struct {
@@ -19,15 +20,19 @@ func TestPoolLayout(t *testing.T) {
 		{"freeHead", unsafe.Offsetof(p.freeHead)},
 		{"lastUsed", unsafe.Offsetof(p.lastUsed)},
 		{"delayed", unsafe.Offsetof(p.delayed)},
+		{"slots", unsafe.Offsetof(p.slots)},
 	}
 	line := func(off uintptr) uintptr { return off / 64 }
-	if line(lines[0].off) != line(lines[1].off) || line(lines[0].off)*64 != unsafe.Sizeof(p.slots) {
-		t.Errorf("read-mostly fields not on the line after the slots: base at %d, owner at %d", lines[0].off, lines[1].off)
+	if line(lines[0].off) != 0 || line(lines[1].off) != 0 {
+		t.Errorf("read-mostly fields not on the first line: base at %d, owner at %d", lines[0].off, lines[1].off)
 	}
 	if line(lines[2].off) != line(lines[0].off)+1 || line(lines[3].off) != line(lines[2].off) {
 		t.Errorf("owner fields not on the next line: freeHead at %d, lastUsed at %d", lines[2].off, lines[3].off)
 	}
 	if line(lines[4].off) != line(lines[2].off)+1 {
 		t.Errorf("delayed not on a line of its own: at %d", lines[4].off)
+	}
+	if free := unsafe.Offsetof(p.free); free != (line(lines[4].off)+1)*64 || lines[5].off != free+unsafe.Sizeof(p.free) {
+		t.Errorf("free bitmap not on the lines after delayed's, followed by the slots: free at %d, slots at %d", free, lines[5].off)
 	}
 }

@@ -3,6 +3,7 @@ package boxroot
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 const (
@@ -15,15 +16,12 @@ const (
 	// endOfList terminates a free list: it is no slot index.
 	endOfList = poolSize
 
-	// chunkLog is log2 of the number of pools one directory chunk maps.
-	chunkLog  = 10
-	chunkSize = 1 << chunkLog
-	chunkMask = chunkSize - 1
-	// dirSize is the number of chunks in the directory: with 1024 chunks of
-	// 1024 pools of 1024 slots an Impl can hold 2^30 handles at once.
-	dirSize = 1 << 10
-	// maxPools bounds the pools of one Impl.
-	maxPools = dirSize * chunkSize
+	// dirLog is log2 of the directory's length, which bounds the pools of
+	// one Impl: 2^16 pools of 1024 slots, 2^26 (67M) handles live at once.
+	// Directory index 0 is never used, so the zero Handle names no pool.
+	dirLog = 16
+	// maxPools is the directory's length.
+	maxPools = 1 << dirLog
 
 	// reuseMin is the number of free slots (local plus delayed) that makes
 	// an owned pool worth switching to: below it a domain would come back to
@@ -58,18 +56,20 @@ const (
 // next free slot of this list is n" (n == endOfList ends the list). A
 // pointer into a global array is stored in an interface without allocating,
 // and no user value can have the unexported type *freeMark, so a slot is free
-// exactly when it holds a *freeMark.
-type freeMark struct{ next int32 }
+// exactly when it holds a *freeMark. n is the pointer's offset in marks
+// (the elements are one byte), so following a link is a subtraction, not
+// one more load on the free list's chain of dependent loads.
+type freeMark byte
 
-var marks = func() (m [poolSize + 1]freeMark) {
-	for i := range m {
-		m[i].next = int32(i)
-	}
-	return m
-}()
+var marks [poolSize + 1]freeMark
 
 // link is the content of a free slot whose successor in its list is next.
 func link(next int32) any { return &marks[next] }
+
+// linkNext is the successor that a free mark names.
+func linkNext(m *freeMark) int32 {
+	return int32(uintptr(unsafe.Pointer(m)) - uintptr(unsafe.Pointer(&marks)))
+}
 
 // isFree reports whether a slot's content is a free mark.
 func isFree(v any) bool {
@@ -91,11 +91,15 @@ func unpackDelayed(w uint64) (head, n int32) { return int32(w & headMask), int32
 // The slots are ordinary interface values in a heap object, so the garbage
 // collector scans them: a value stored in a slot is rooted. A slot holds
 // either a live value or a free mark (see freeMark).
+//
+// The header comes first and the slots last: a slot and a header field 4 KiB
+// apart would look alike to the processor's store forwarding (4K aliasing),
+// and a large object starts on a page boundary, so header fields after
+// 16 KiB of slots would alias the first slots, the ones a create/delete loop
+// keeps reusing.
 type pool struct {
-	slots [poolSize]any
-
-	// Read-mostly fields, on a cache line of their own (the slots end on a
-	// line boundary): every Get and Delete reads them, from any domain.
+	// Read-mostly fields, on a cache line of their own: every Get and
+	// Delete reads them, from any domain.
 
 	// base is the handle of slot 0; idx the directory index. Immutable.
 	base Handle
@@ -108,8 +112,12 @@ type pool struct {
 	// nil only by d itself (Close, trim): so "owner == d" read by d stays
 	// true while d works, which is what makes d's local delete safe.
 	owner atomic.Pointer[Domain]
+	// stack is the drop-in API's stack the pool belongs to, nil for a
+	// domains' pool. Set before the pool is published to NewHandle,
+	// immutable after.
+	stack *stack
 
-	_ [64 - 8 - 4 - 4 - 8]byte
+	_ [64 - 8 - 4 - 4 - 8 - 8]byte
 
 	// Owner-only fields, written on every create: read and written only by
 	// the pool's owner, i.e. the domain d with owner == d, or, while owner
@@ -133,11 +141,20 @@ type pool struct {
 	delayed atomic.Uint64
 	// mu serialises remote frees in the locked-remote variant only.
 	mu sync.Mutex
+
+	_ [64 - 8 - 8]byte
+
+	// free is the drop-in API's bitmap of free slots (see stack in
+	// handle.go): bit i of free[i/64] is set when slot i is free. Claimed
+	// with CAS by NewHandle, set with OR by Delete. Unused by domains.
+	free [poolSize / 64]atomic.Uint64
+
+	slots [poolSize]any
 }
 
 // newPool returns a pool with every slot on its local free list.
 func newPool(idx int32) *pool {
-	p := &pool{idx: idx, base: Handle(uintptr(idx)<<poolLog) + 1}
+	p := &pool{idx: idx, base: Handle(uintptr(idx) << poolLog)}
 	p.reset()
 	return p
 }
@@ -204,9 +221,6 @@ func (p *pool) push(tail *any, head, n int32) {
 		}
 	}
 }
-
-// chunk maps chunkSize consecutive pool indexes to pools.
-type chunk [chunkSize]atomic.Pointer[pool]
 
 // room is the number of free slots the owner may count on: the local free
 // list, plus the delayed list unless the no-reuse variant forbids taking it

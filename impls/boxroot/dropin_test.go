@@ -1,0 +1,99 @@
+package boxroot
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// TestDropInReuse checks the drop-in API's memory bound: handles freed are
+// claimed again before any pool is allocated, and a burst of n live
+// handles takes about n/poolSize pools.
+func TestDropInReuse(t *testing.T) {
+	const n = 20 * poolSize
+	round := func() {
+		hs := make([]Handle, n)
+		for i := range hs {
+			hs[i] = NewHandle(i)
+		}
+		for i, h := range hs {
+			if got := h.Value(); got != i {
+				t.Fatalf("Value() = %v, want %d", got, i)
+			}
+			h.Delete()
+		}
+	}
+	before := StdStats()["pools_allocated"]
+	round()
+	first := StdStats()["pools_allocated"] - before
+	// A goroutine may find its stack changed (its stack moved), so allow
+	// a second stack's worth.
+	if limit := int64(2 * (n/(poolSize-refillMin) + 1)); first > limit {
+		t.Errorf("%d live handles took %d pools, want at most %d", n, first, limit)
+	}
+	mid := StdStats()["pools_allocated"]
+	for range 5 {
+		round()
+	}
+	if again := StdStats()["pools_allocated"] - mid; again > first {
+		t.Errorf("5 more rounds over freed pools allocated %d pools (the first round %d): freed slots are not reused", again, first)
+	}
+}
+
+// TestDropInOneStack puts every goroutine on one stack, so that claims,
+// frees and refills contend on the same pools and bitmap words; each
+// goroutine passes half its handles to another to delete. Meaningful
+// under -race.
+func TestDropInOneStack(t *testing.T) {
+	saved := stackMask
+	stackMask = 0
+	defer func() { stackMask = saved }()
+	const workers, rounds, batch = 8, 20, 700
+	inbox := make([]chan []Handle, workers)
+	for i := range inbox {
+		inbox[i] = make(chan []Handle, rounds)
+	}
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			for r := range rounds {
+				hs := make([]Handle, batch)
+				for i := range hs {
+					hs[i] = NewHandle(w*1_000_000 + r*batch + i)
+				}
+				for i, h := range hs[batch/2:] {
+					want := w*1_000_000 + r*batch + batch/2 + i
+					if got := h.Value(); got != want && err == nil {
+						err = fmt.Errorf("handle %#x holds %v, want %d", h, got, want)
+					}
+					h.Delete()
+				}
+				inbox[(w+1)%workers] <- hs[:batch/2]
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("a wrong value: %v", err)
+		}
+	}
+	for w, in := range inbox {
+		close(in)
+		for hs := range in {
+			from := (w + workers - 1) % workers
+			for _, h := range hs {
+				if v, ok := h.Value().(int); !ok || v/1_000_000 != from {
+					t.Fatalf("handle %#x holds %v, want a value of worker %d", h, h.Value(), from)
+				}
+				h.Delete()
+			}
+		}
+	}
+}
