@@ -63,7 +63,7 @@ var (
 )
 
 // BenchmarkCalibrateSyncPool is one sync.Pool Get and Put: what the former
-// NewHandle (syncpool_bench_test.go) paid to borrow a domain.
+// NewHandle paid to borrow a domain (it used a sync.Pool of domains).
 func BenchmarkCalibrateSyncPool(b *testing.B) {
 	defer cpuPerOp(b)()
 	for b.Loop() {
@@ -72,8 +72,8 @@ func BenchmarkCalibrateSyncPool(b *testing.B) {
 	}
 }
 
-// BenchmarkCalibrateCAS is one uncontended load and CAS: what the drop-in
-// Delete pays to publish a slot.
+// BenchmarkCalibrateCAS is one uncontended load and CAS: what NewHandle
+// pays to claim a slot.
 func BenchmarkCalibrateCAS(b *testing.B) {
 	defer cpuPerOp(b)()
 	for b.Loop() {

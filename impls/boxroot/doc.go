@@ -117,6 +117,18 @@
 // reads false. A pool with a live handle is never released, so a valid
 // handle always finds its own pool; an invalid one finds free marks.
 //
+// Drop-in bitmap: a slot whose bit is clear belongs to the goroutine that
+// cleared it (NewHandle's successful CAS) and then to the handle's holder,
+// until Delete sets the bit. Delete writes the slot's free mark before its
+// OR (a release); the next claimer's CAS (an acquire) observes the bit, so
+// its write of the new value is ordered after the free mark, and the race
+// detector sees it so. A stale CAS (the word changed since its load)
+// fails and reloads. A stack's current pool is replaced only under the
+// stack's mutex and published with an atomic Store after the pool's
+// stack field and bitmap are set, so NewHandle's Load sees a finished
+// pool. Drop-in pools are never released, so a pool loaded from a stack
+// or the directory stays valid.
+//
 // Reading: Get reads a slot with a plain load. The creator's write of the
 // slot happens before the handle reached the reader (through whatever
 // channel or lock passed it), and nobody writes a live slot; a Get racing
@@ -186,32 +198,37 @@
 //
 // Figures on the 2-core development machine (shared and noisy; CPU time
 // per op, the range of 3 runs of one side-by-side
-// go test -run XXX -bench 'LocalCreateDelete$|Get$|Get/|RemoteDelete|Floor|Handle|Calibrate' -benchmem -count 3 ./impls/boxroot):
+// go test -run XXX -bench 'Local|Get|RemoteDelete|Floor|Handle|Calibrate|Concrete' -benchmem -count 3 ./impls/boxroot):
 //
-//	                                        through cell.Domain   concrete API
-//	local create+delete, 0 allocs           9.1-9.5 ns            9.7-13.6 ns
-//	Get (4096 handles, 4 pools)             3.5 ns (was 5.6-6.0)  3.4-4.0 (Domain), 3.2-3.6 (Impl)
-//	remote delete, amortised                8.2-9.1 ns            8.1-13.2 ns
-//	create + remote delete (one goroutine)  15.4-15.7 ns          14.7-15.3 ns
-//	floor: empty interface create+delete    6.0-9.9 ns
-//	floor: empty interface get              4.6-5.1 ns
+//	                                        through cell.Domain   concrete API (loop to b.N)
+//	local create+delete, 0 allocs           10.5-13.2 ns          7.3-7.6 ns (was 9.1-9.5)
+//	Get (4096 handles, 4 pools)             3.4-4.3 ns            2.23-2.25 (Impl), 2.31-2.35 (Domain)
+//	remote delete, amortised                9.1-11.3 ns           7.3-10.2 ns (6.8-9.2 wall)
+//	create + remote delete (one goroutine)  13.2-13.6 ns          12.4-13.4 ns
+//	floor: empty interface create+delete    5.8-5.9 ns
+//	floor: empty interface get              3.0-3.1 ns
 //
 //	drop-in API, NewHandle+Value+Delete     1 goroutine           b.RunParallel (CPU, all threads)
-//	boxroot-handle (shards, try-lock)       30.5-32.2 ns          32.3-33.0 ns (16.2-16.5 wall)
-//	former design (sync.Pool of domains)    54.6-59.0 ns          45.2-51.8 ns (22.7-26.0 wall)
-//	runtime/cgo.Handle                      191.6-198.9 ns        504.8-552.8 ns (314-335 wall)
-//	calibration: load+CAS 7.8-8.1 ns, sync.Pool Get+Put 15.5-22.7 ns
+//	boxroot-handle (stacks, bitmaps)        19.0-25.0 ns          17.2-17.9 ns (8.6-9.0 wall)
+//	runtime/cgo.Handle                      176.5-183.2 ns        409-451 ns (252-275 wall)
+//	calibration: load+CAS 7.3-7.4 ns, sync.Pool Get+Put 14.5-15.5 ns
 //
-// So the drop-in API is about 6x cgo.Handle on one goroutine and about 16x
-// in parallel (20x in wall time). What bounds it is its three atomic
-// read-modify-writes per handle (about 8 ns each here); 10x on one
-// goroutine would need at most two, i.e. a lock-free pop from a shared
-// free list, which needs its links outside the slots (a slot being popped
-// may be written concurrently) and was not attempted. The figures within
-// one run vary by up to 40% on this machine, and runs made when it was
-// quieter gave lower absolute figures (e.g. 6.7-7.5 ns remote delete).
-// The create+delete figures sit above the 5 ns target: see above for why
-// they do not inline and what bounds them.
+// The former drop-in design (shard domains behind a try-lock, three
+// atomics per handle) measured 30.5-32.2 ns on one goroutine, and the one
+// before it (a sync.Pool of domains) 54.6-59.0 ns. So the drop-in API is
+// 7-10x cgo.Handle on one goroutine (17.3-18.8 ns against 178-193 ns in
+// quieter runs, 10x) and about 24x in parallel (30x in wall time). Its two
+// atomic read-modify-writes cost about 7 ns each here, which leaves 4-5 ns
+// for the rest: a third one is what kept the former design at 6x.
+//
+// The domain figures miss the targets set for them (create+delete 5 ns,
+// Get 2 ns, remote delete 6 ns). Through cell.Domain the floor of two
+// interface calls alone is 5.8 ns, and of an interface Get 3.0 ns. With
+// direct calls, Get is the handle load, one directory load, the slot load
+// and two type checks, 2.2 ns against 1.5-1.8 ns for indexing a plain
+// slice in the same loop; create+delete is two calls that do not inline
+// and a chain of stores and loads through the free-list head and the slot.
+// The figures within one run vary by up to 40% on this machine.
 //
 // # Stats
 //

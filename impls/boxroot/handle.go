@@ -182,13 +182,14 @@ func (hi *handleImpl) NewDomain() cell.Domain[Handle] { return &handleDomain{hi:
 // Live implements cell.Liver.
 func (hi *handleImpl) Live() int64 { return hi.creates.Load() - hi.deletes.Load() }
 
-// Stats implements cell.Stater: the drop-in allocator's counters, with live
-// and remote_deletes replaced by this cell's own exact counts (the drop-in
-// Delete takes no domain, so the allocator does not count it).
+// Stats implements cell.Stater: the drop-in allocator's pool counters,
+// with creates, remote_deletes and live replaced by this cell's own exact
+// counts (the drop-in API counts nothing itself).
 func (hi *handleImpl) Stats() map[string]int64 {
 	s := std.Stats()
-	s["live"] = hi.Live()
+	s["creates"] = hi.creates.Load()
 	s["remote_deletes"] = hi.deletes.Load()
+	s["live"] = hi.Live()
 	return s
 }
 
