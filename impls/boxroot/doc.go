@@ -213,13 +213,27 @@
 //	runtime/cgo.Handle                      176.5-183.2 ns        409-451 ns (252-275 wall)
 //	calibration: load+CAS 7.3-7.4 ns, sync.Pool Get+Put 14.5-15.5 ns
 //
+// A later run of go test -run XXX -bench BenchmarkHandle -benchmem
+// -count 5 ./impls/boxroot, after the stack hash was fixed (see below):
+//
+//	boxroot-handle                          18.9-22.4 ns, median 19.2   20.5-22.6 ns (10.3-11.3 wall)
+//	runtime/cgo.Handle                      178.6-237.7 ns, median 215.7 314-467 ns (191-283 wall)
+//
 // The former drop-in design (shard domains behind a try-lock, three
 // atomics per handle) measured 30.5-32.2 ns on one goroutine, and the one
 // before it (a sync.Pool of domains) 54.6-59.0 ns. So the drop-in API is
-// 7-10x cgo.Handle on one goroutine (17.3-18.8 ns against 178-193 ns in
-// quieter runs, 10x) and about 24x in parallel (30x in wall time). Its two
-// atomic read-modify-writes cost about 7 ns each here, which leaves 4-5 ns
-// for the rest: a third one is what kept the former design at 6x.
+// about 10x cgo.Handle on one goroutine (11.2x by medians in the later
+// run, 8-12x run by run, as cgo.Handle's own cost swings by a third) and
+// 15-26x in parallel. Its two atomic read-modify-writes cost about 7 ns
+// each here, which leaves 4-5 ns for the rest: a third one is what kept
+// the former design at 6x.
+//
+// The stack hash first used the stack address in 4 KiB units and 8
+// stacks: the two goroutines of b.RunParallel, whose fresh 2 KiB stacks
+// sit side by side, then often shared a stack and contended on its
+// bitmap, at 110-135 ns per handle instead of 9. 2 KiB units keep
+// goroutines running at once apart, and 64 or more stacks make the
+// remaining collisions rare.
 //
 // The domain figures miss the targets set for them (create+delete 5 ns,
 // Get 2 ns, remote delete 6 ns). Through cell.Domain the floor of two
