@@ -123,10 +123,10 @@
 // OR (a release); the next claimer's CAS (an acquire) observes the bit, so
 // its write of the new value is ordered after the free mark, and the race
 // detector sees it so. A stale CAS (the word changed since its load)
-// fails and reloads. A stack's current pool is replaced only under the
-// stack's mutex and published with an atomic Store after the pool's
-// stack field and bitmap are set, so NewHandle's Load sees a finished
-// pool. Drop-in pools are never released, so a pool loaded from a stack
+// fails and reloads. A stripe's current pool is replaced only under the
+// stripe's mutex and published with an atomic Store after the pool's
+// stripe field and bitmap are set, so NewHandle's Load sees a finished
+// pool. Drop-in pools are never released, so a pool loaded from a stripe
 // or the directory stays valid.
 //
 // Reading: Get reads a slot with a plain load. The creator's write of the
@@ -149,13 +149,13 @@
 //
 // NewHandle, Handle.Value and Handle.Delete have the shape of
 // runtime/cgo.Handle and need no domain. They use an allocator of their
-// own over the same pools and directory: a fixed array of stacks (a power
-// of two, at least 4*GOMAXPROCS at start-up, one per cache line), each a
-// set of pools and a current pool. A drop-in pool keeps its free slots in
+// own over the same pools and directory: an array of stripes (a power of
+// two, at least 64 and 32*GOMAXPROCS at start-up, two cache lines each),
+// each a set of pools and a current pool. A drop-in pool keeps its free slots in
 // a bitmap of 16 words instead of a free list. NewHandle hashes the address
 // of a local variable (the calling goroutine's stack, so a goroutine keeps
-// coming back to the same stack and goroutines mostly use different ones),
-// loads that stack's current pool, and claims the lowest set bit of the
+// coming back to the same stripe and goroutines mostly use different ones),
+// loads that stripe's current pool, and claims the lowest set bit of the
 // first non-zero word with one CAS; Delete writes the slot's free mark and
 // sets its bit with one atomic OR. So a handle's life costs two atomic
 // read-modify-writes and no lock, against three for the former design
@@ -165,10 +165,10 @@
 // Store, since a stale popper may read it). A bitmap word has no ABA
 // problem: a CAS that succeeds clears a bit that is set, whatever happened
 // in between. When the current pool has no free bit, refill (under the
-// stack's mutex, rare) looks at up to 8 of the stack's pools, resuming
+// stripe's mutex, rare) looks at up to 8 of the stripe's pools, resuming
 // where it stopped, for one with at least 64 free slots, and allocates a
 // pool only if none has: so the pools looked at are at least 15/16 full
-// when the stack grows. Drop-in pools are never released (a pool's
+// when the stripe grows. Drop-in pools are never released (a pool's
 // emptiness is not known without a count, which would cost an atomic per
 // operation): the drop-in API's memory is its peak of live handles,
 // in pools. Value is Impl.Get, inlined. HandleImpl exposes the API as cell
@@ -209,12 +209,12 @@
 //	floor: empty interface get              3.0-3.1 ns
 //
 //	drop-in API, NewHandle+Value+Delete     1 goroutine           b.RunParallel (CPU, all threads)
-//	boxroot-handle (stacks, bitmaps)        19.0-25.0 ns          17.2-17.9 ns (8.6-9.0 wall)
+//	boxroot-handle (stripes, bitmaps)       19.0-25.0 ns          17.2-17.9 ns (8.6-9.0 wall)
 //	runtime/cgo.Handle                      176.5-183.2 ns        409-451 ns (252-275 wall)
 //	calibration: load+CAS 7.3-7.4 ns, sync.Pool Get+Put 14.5-15.5 ns
 //
 // A later run of go test -run XXX -bench BenchmarkHandle -benchmem
-// -count 5 ./impls/boxroot, after the stack hash was fixed (see below):
+// -count 5 ./impls/boxroot, after the stripe hash was fixed (see below):
 //
 //	boxroot-handle                          18.9-22.4 ns, median 19.2   20.5-22.6 ns (10.3-11.3 wall)
 //	runtime/cgo.Handle                      178.6-237.7 ns, median 215.7 314-467 ns (191-283 wall)
@@ -228,12 +228,12 @@
 // each here, which leaves 4-5 ns for the rest: a third one is what kept
 // the former design at 6x.
 //
-// The stack hash first used the stack address in 4 KiB units and 8
-// stacks: the two goroutines of b.RunParallel, whose fresh 2 KiB stacks
-// sit side by side, then often shared a stack and contended on its
-// bitmap, at 110-135 ns per handle instead of 9. 2 KiB units keep
-// goroutines running at once apart, and 64 or more stacks make the
-// remaining collisions rare.
+// The stripe hash first used the stack address in 1 KiB units over 8
+// stripes, then in 4 KiB units over 64: either way the two goroutines of
+// b.RunParallel, whose fresh 2 KiB stacks sit side by side, often shared
+// a stripe and contended on its bitmap, at 110-135 ns per handle instead
+// of 9. 2 KiB units keep goroutines running at once apart, and 64 or more
+// stripes make the remaining collisions rare.
 //
 // The domain figures miss the targets set for them (create+delete 5 ns,
 // Get 2 ns, remote delete 6 ns). Through cell.Domain the floor of two

@@ -26,8 +26,8 @@ func TestDropInReuse(t *testing.T) {
 	before := StdStats()["pools_allocated"]
 	round()
 	first := StdStats()["pools_allocated"] - before
-	// A goroutine may find its stack changed (its stack moved), so allow
-	// a second stack's worth.
+	// A goroutine's stack may move (and hash to another stripe), so allow
+	// a second stripe's worth.
 	if limit := int64(2 * (n/(poolSize-refillMin) + 1)); first > limit {
 		t.Errorf("%d live handles took %d pools, want at most %d", n, first, limit)
 	}
@@ -40,14 +40,14 @@ func TestDropInReuse(t *testing.T) {
 	}
 }
 
-// TestDropInOneStack puts every goroutine on one stack, so that claims,
+// TestDropInOneStripe puts every goroutine on one stripe, so that claims,
 // frees and refills contend on the same pools and bitmap words; each
 // goroutine passes half its handles to another to delete. Meaningful
 // under -race.
-func TestDropInOneStack(t *testing.T) {
-	saved := stackMask
-	stackMask = 0
-	defer func() { stackMask = saved }()
+func TestDropInOneStripe(t *testing.T) {
+	saved := stripeMask
+	stripeMask = 0
+	defer func() { stripeMask = saved }()
 	const workers, rounds, batch = 8, 20, 700
 	inbox := make([]chan []Handle, workers)
 	for i := range inbox {

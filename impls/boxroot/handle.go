@@ -11,10 +11,10 @@ import (
 )
 
 // std is the allocator behind the drop-in API: its directory and pools,
-// but no domains (see stack).
+// but no domains (see stripe).
 var std = New(Options{})
 
-// stack is one of the drop-in API's allocation stripes: a set of pools
+// stripe is one of the drop-in API's allocation stripes: a set of pools
 // and, among them, the current pool that NewHandle claims slots from. A
 // drop-in pool keeps its free slots in a bitmap (pool.free, a set bit is
 // a free slot) rather than on a free list: NewHandle claims a slot by
@@ -23,14 +23,14 @@ var std = New(Options{})
 // operations, no lock and no link to write, and a bitmap word, unlike a
 // list head, has no ABA problem: a CAS that succeeds clears a bit that was
 // set, whatever happened in between.
-type stack struct {
+type stripe struct {
 	// cur is the pool NewHandle claims from; nil before the first.
 	cur atomic.Pointer[pool]
 	// mu serialises refill: choosing or allocating the next pool.
 	mu sync.Mutex
-	_  [64 - 8 - 8]byte // one stack per cache line
+	_  [64 - 8 - 8]byte // one stripe per cache line
 
-	// Under mu: the stack's pools, and where refill's scan resumes.
+	// Under mu: the stripe's pools, and where refill's scan resumes.
 	pools []*pool
 	scan  int
 	_     [64 - 24 - 8]byte
@@ -38,27 +38,27 @@ type stack struct {
 
 const (
 	// refillMin is the number of free slots that makes a pool worth
-	// becoming a stack's current pool.
+	// becoming a stripe's current pool.
 	refillMin = poolSize / 16
 	// refillScan bounds the pools one refill inspects.
 	refillScan = 8
 )
 
-// maxStacks bounds the number of stacks.
-const maxStacks = 1024
+// maxStripes bounds the number of stripes.
+const maxStripes = 1024
 
-// stacks holds the stacks; stackMask+1 of them are used, a power of two of
-// at least 64 and 32*GOMAXPROCS (at start-up, at most maxStacks). Two
-// goroutines running at once that hash to the same stack contend on its
+// stripes holds the stripes; stripeMask+1 of them are used, a power of two of
+// at least 64 and 32*GOMAXPROCS (at start-up, at most maxStripes). Two
+// goroutines running at once that hash to the same stripe contend on its
 // bitmap (measured: 115 ns per handle instead of 9 with two goroutines),
-// so there are many more stacks than processors: a given pair collides
-// with probability 1/(stackMask+1). A stack costs 128 bytes until a
+// so there are many more stripes than processors: a given pair collides
+// with probability 1/(stripeMask+1). A stripe costs 128 bytes until a
 // goroutine uses it, and a pool from then on.
 var (
-	stacks    [maxStacks]stack
-	stackMask = func() uintptr {
+	stripes    [maxStripes]stripe
+	stripeMask = func() uintptr {
 		n := 64
-		for n < 32*runtime.GOMAXPROCS(0) && n < maxStacks {
+		for n < 32*runtime.GOMAXPROCS(0) && n < maxStripes {
 			n *= 2
 		}
 		return uintptr(n - 1)
@@ -68,18 +68,18 @@ var (
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete.
 //
-// It claims a free slot of the current pool of one of the stacks with one
-// CAS. The stack is hashed from the address of a local variable, that is
+// It claims a free slot of the current pool of one of the stripes with one
+// CAS. The stripe is hashed from the address of a local variable, that is
 // from the calling goroutine's stack: a goroutine keeps coming back to the
 // same pool, and goroutines mostly use different ones.
 func NewHandle(v any) Handle {
 	var probe byte
 	// Fibonacci hashing of the stack address in 2 KiB units: goroutine
-	// stacks are powers of two of at least 2 KiB, aligned to their size,
+	// stripes are powers of two of at least 2 KiB, aligned to their size,
 	// so goroutines running at once never share a unit (in 4 KiB units,
-	// two fresh goroutines often did, and collided on one stack). Only a
+	// two fresh goroutines often did, and collided on one stripe). Only a
 	// hint: a deep call may hash elsewhere.
-	st := &stacks[uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>11)*0x9E3779B97F4A7C15>>40)&stackMask%maxStacks]
+	st := &stripes[uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>11)*0x9E3779B97F4A7C15>>40)&stripeMask%maxStripes]
 	for {
 		p := st.cur.Load()
 		if p != nil {
@@ -108,10 +108,10 @@ func NewHandle(v any) Handle {
 // of st's pools, resuming where the last refill stopped, for one with at
 // least refillMin free slots, and allocates a pool if none has. So when a
 // pool is allocated, the pools looked at are all at least 15/16 full, and
-// over successive refills every pool of the stack is looked at.
+// over successive refills every pool of the stripe is looked at.
 //
 //go:noinline
-func (st *stack) refill(full *pool) {
+func (st *stripe) refill(full *pool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.cur.Load() != full {
@@ -127,9 +127,9 @@ func (st *stack) refill(full *pool) {
 	std.mu.Lock()
 	p := std.allocPool()
 	std.mu.Unlock()
-	// p is on no stack yet: its fields are ours until the Store below
+	// p is on no stripe yet: its fields are ours until the Store below
 	// publishes it to NewHandle (which then reads them after its Load).
-	p.stack = st
+	p.stripe = st
 	for w := range p.free {
 		p.free[w].Store(^uint64(0))
 	}
@@ -172,7 +172,7 @@ func (h Handle) Delete() {
 // atomic operation each), so its create, delete and live counts are zero;
 // count handles yourself (as HandleImpl does) if you need them. Drop-in
 // pools are never released: pools_allocated is the peak number of drop-in
-// handles live at once, rounded up to pools (per stack).
+// handles live at once, rounded up to pools (per stripe).
 func StdStats() map[string]int64 { return std.Stats() }
 
 // HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every

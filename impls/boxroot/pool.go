@@ -112,10 +112,10 @@ type pool struct {
 	// nil only by d itself (Close, trim): so "owner == d" read by d stays
 	// true while d works, which is what makes d's local delete safe.
 	owner atomic.Pointer[Domain]
-	// stack is the drop-in API's stack the pool belongs to, nil for a
+	// stripe is the drop-in API's stripe the pool belongs to, nil for a
 	// domains' pool. Set before the pool is published to NewHandle,
 	// immutable after.
-	stack *stack
+	stripe *stripe
 
 	_ [64 - 8 - 4 - 4 - 8 - 8]byte
 
@@ -144,7 +144,7 @@ type pool struct {
 
 	_ [64 - 8 - 8]byte
 
-	// free is the drop-in API's bitmap of free slots (see stack in
+	// free is the drop-in API's bitmap of free slots (see stripe in
 	// handle.go): bit i of free[i/64] is set when slot i is free. Claimed
 	// with CAS by NewHandle, set with OR by Delete. Unused by domains.
 	free [poolSize / 64]atomic.Uint64
