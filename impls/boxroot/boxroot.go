@@ -63,6 +63,14 @@ func Variants() []Variant {
 // own them. It implements cell.Impl[Handle], cell.Stater and cell.Liver, and
 // is safe for concurrent use.
 type Impl struct {
+	// dir maps a pool index to its pool (nil: no pool). It is one flat
+	// array, so that a lookup is one load (the handle's pool) before the
+	// slot's: 512 KiB per Impl, mostly nil, for 2^26 handles. Readers
+	// (Get, Delete) use atomic loads only; writers hold mu. It is the
+	// first field, so that its entries are addressed from the Impl
+	// pointer without an offset.
+	dir [maxPools]atomic.Pointer[pool]
+
 	opts Options
 	name string
 	// msg is the panic message for an invalid or deleted handle.
@@ -70,12 +78,6 @@ type Impl struct {
 	// trimMin, flushEvery and idleFactor tune the domains' sweeps (the
 	// constants of the same names; tests shorten them to exercise them).
 	trimMin, flushEvery, idleFactor int
-
-	// dir maps a pool index to its pool (nil: no pool). It is one flat
-	// array, so that a lookup is one load (the handle's pool) before the
-	// slot's: 512 KiB per Impl, mostly nil, for 2^26 handles. Readers
-	// (Get, Delete) use atomic loads only; writers hold mu.
-	dir [maxPools]atomic.Pointer[pool]
 
 	mu       sync.Mutex
 	nextIdx  int32   // next never-used directory index

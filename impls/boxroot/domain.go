@@ -238,22 +238,30 @@ func (d *Domain) Delete(h Handle) {
 		d.returned++
 		return
 	}
-	p, s := d.find(h)
-	if s == nil || isFree(*s) {
-		d.im.invalid(h)
-	}
-	i := int32(uintptr(h) & slotMask)
-	if p == d.pend.p {
-		// The common remote case: extend the pending chain for p. The
-		// chain was started on the remote path; if d has adopted p since,
-		// the chain still goes to p's delayed list, which is correct too.
+	if p := d.pend.p; p != nil && uintptr(h-p.base) < poolSize {
+		// The common remote case: extend the pending chain, found without
+		// the directory or the lookup cache. The pool cannot have been
+		// released: the chain's slots are in neither of its free counts,
+		// so it is not wholly free. If d has adopted p since the chain
+		// was started, the chain still goes to p's delayed list, which is
+		// correct too.
+		i := uintptr(h - p.base)
+		s := &p.slots[i]
+		if isFree(*s) {
+			d.im.invalid(h)
+		}
 		*s = link(d.pend.head)
-		d.pend.head = i
+		d.pend.head = int32(i)
 		if d.pend.n++; d.pend.n >= d.publishAt {
 			d.publish()
 		}
 		return
 	}
+	p, s := d.find(h)
+	if s == nil || isFree(*s) {
+		d.im.invalid(h)
+	}
+	i := int32(uintptr(h) & slotMask)
 	// owner == d can only have been stored by d's own acquire, and only d
 	// can change it (at Close or trim): so if it reads d, d owns p for the
 	// whole of this call and the owner-only fields are ours.
