@@ -40,6 +40,24 @@ func BenchmarkFloorCreateDelete(b *testing.B) {
 	}
 }
 
+// BenchmarkFloorDirectCreateDelete is the floor under
+// BenchmarkConcreteLocalCreateDelete: floorDomain's trivial Create and
+// Delete called directly, kept out of line as boxroot's are.
+func BenchmarkFloorDirectCreateDelete(b *testing.B) {
+	f := &floorDomain{slots: make([]any, 4096)}
+	v := sinkValue
+	defer cpuPerOp(b)()
+	for range b.N {
+		f.deleteOutOfLine(f.createOutOfLine(v))
+	}
+}
+
+//go:noinline
+func (f *floorDomain) createOutOfLine(v any) Handle { return f.Create(v) }
+
+//go:noinline
+func (f *floorDomain) deleteOutOfLine(h Handle) { f.Delete(h) }
+
 // BenchmarkFloorGet is the floor under BenchmarkGet.
 func BenchmarkFloorGet(b *testing.B) {
 	d := floorDom
