@@ -187,46 +187,65 @@
 // nodes left, and the bare test-and-call skeleton already costs 74. (A
 // variant that kept a full dummy pool as the current pool, to drop the nil
 // check, got Create from 115 to 111 and was dropped.) They remain direct
-// calls for Go users of *Domain. A create+delete pair is bound by a chain
-// of dependent memory accesses (the free-list head, the slot, the head
-// again) more than by call overhead: computing the next index from the
-// free mark's address, one load fewer on that chain, made no measurable
+// calls for Go users of *Domain. Computing a free list's next index from
+// the free mark's address, one load fewer per create, made no measurable
 // difference on its own; moving the pool's header before the slots (see
 // above) did. Benchmarks that loop with b.Loop keep the calls in the loop
 // from being inlined (Get included), so the concrete benchmarks loop to
 // b.N.
 //
-// Figures on the 2-core development machine (shared and noisy; CPU time
-// per op, the range of 3 runs of one side-by-side
-// go test -run XXX -bench 'Local|Get|RemoteDelete|Floor|Handle|Calibrate|Concrete' -benchmem -count 3 ./impls/boxroot):
+// Figures on the 2-core development machine (shared and noisy): CPU time
+// per op, the range and the median of 5 runs of one side-by-side
+// go test -run XXX -bench 'Local|Get|RemoteDelete|Floor|Handle|Calibrate|Concrete' -benchmem -count 5 ./impls/boxroot
+// (BenchmarkFloorDirectCreateDelete was added after, figures from its
+// own run; remote delete is also given in wall time, which excludes the
+// untimed creates' share of the thread's CPU):
 //
-//	                                        through cell.Domain   concrete API (loop to b.N)
-//	local create+delete, 0 allocs           10.5-13.2 ns          7.3-7.6 ns (was 9.1-9.5)
-//	Get (4096 handles, 4 pools)             3.4-4.3 ns            2.23-2.25 (Impl), 2.31-2.35 (Domain)
-//	remote delete, amortised                9.1-11.3 ns           7.3-10.2 ns (6.8-9.2 wall)
-//	create + remote delete (one goroutine)  13.2-13.6 ns          12.4-13.4 ns
-//	floor: empty interface create+delete    5.8-5.9 ns
-//	floor: empty interface get              3.0-3.1 ns
+//	concrete API (*Domain, *Impl)            range          median   target
+//	local create+delete, 0 allocs            6.97-7.14 ns   7.10     5
+//	Get (4096 handles, 4 pools), Impl        1.86-2.07 ns   1.89     2
+//	Get, Domain                              1.93-2.02 ns   2.00
+//	remote delete, amortised                 4.93-6.98 ns   5.71     6
+//	  (wall)                                 4.36-5.96 ns   4.77
+//	create + remote delete (one goroutine)   9.53-11.86 ns  10.99
+//	floor: the Get loop over a []any         1.29-1.33 ns   1.32
+//	floor: 2 out-of-line direct calls        4.45-4.60 ns (create+delete with trivial bodies)
 //
-//	drop-in API, NewHandle+Value+Delete     1 goroutine           b.RunParallel (CPU, all threads)
-//	boxroot-handle (stripes, bitmaps)       19.0-25.0 ns          17.2-17.9 ns (8.6-9.0 wall)
-//	runtime/cgo.Handle                      176.5-183.2 ns        409-451 ns (252-275 wall)
-//	calibration: load+CAS 7.3-7.4 ns, sync.Pool Get+Put 14.5-15.5 ns
+//	through cell.Domain (dynamic dispatch)   range          median
+//	local create+delete                      7.30-10.75 ns  7.47
+//	Get                                      2.31-3.03 ns   2.46
+//	remote delete, amortised                 5.09-8.20 ns   6.24
+//	floor: 2 interface calls, create+delete  5.71-5.92 ns   5.76
+//	floor: interface get                     3.04-3.18 ns   3.11
 //
-// A later run of go test -run XXX -bench BenchmarkHandle -benchmem
-// -count 5 ./impls/boxroot, after the stripe hash was fixed (see below):
+//	NewHandle+Value+Delete                   1 goroutine            b.RunParallel (CPU, all threads; wall)
+//	boxroot-handle (stripes, bitmaps)        17.13-18.91, med 17.25 17.07-17.73, med 17.48; 8.77 wall
+//	runtime/cgo.Handle                       167.9-249.2, med 185.5 317.3-427.8, med 408.7; 241.5 wall
+//	ratio of medians                         10.8x                  23.4x; 27.5x wall
+//	calibration: load+CAS 7.20-7.29 ns, sync.Pool Get+Put 14.2-15.3 ns
 //
-//	boxroot-handle                          18.9-22.4 ns, median 19.2   20.5-22.6 ns (10.3-11.3 wall)
-//	runtime/cgo.Handle                      178.6-237.7 ns, median 215.7 314-467 ns (191-283 wall)
+// Get and the remote delete meet their targets by the median (single
+// runs stray above on this machine). Local create+delete does not: two
+// direct calls that cannot inline (see above), with trivial bodies, cost
+// 4.4-4.6 ns here, which leaves 0.5 ns for the work itself; boxroot's
+// fast paths add 2.6 ns to that floor (free-list pop and push, the slot
+// type checks, the write barrier's check, two counters). Remote deletes
+// got under 6 ns when a delete into the pool of the pending chain
+// stopped going through the lookup cache: such a pool cannot be released
+// (the chain's slots are in neither of its free counts), so no check of
+// the released flag is needed. Keeping two local free lists (mimalloc's
+// free and local_free, so that creates and deletes do not chain through
+// one head) was tried and made no measurable difference: the loop is
+// bound by instruction throughput (about 17 cycles for some 80
+// instructions), not by that chain.
 //
-// The former drop-in design (shard domains behind a try-lock, three
-// atomics per handle) measured 30.5-32.2 ns on one goroutine, and the one
-// before it (a sync.Pool of domains) 54.6-59.0 ns. So the drop-in API is
-// about 10x cgo.Handle on one goroutine (11.2x by medians in the later
-// run, 8-12x run by run, as cgo.Handle's own cost swings by a third) and
-// 15-26x in parallel. Its two atomic read-modify-writes cost about 7 ns
-// each here, which leaves 4-5 ns for the rest: a third one is what kept
-// the former design at 6x.
+// The drop-in API is about 10x cgo.Handle on one goroutine (10.8x by
+// medians here; cgo.Handle's own cost swings by a third between runs, so
+// single runs range from 8x to 12x) and about 25x in parallel. Its two
+// atomic read-modify-writes cost about 7 ns each here, which leaves 3-4
+// ns for the rest. The former design (shard domains behind a try-lock,
+// three atomics per handle) measured 30.5-32.2 ns on one goroutine (6x),
+// and the one before it (a sync.Pool of domains) 54.6-59.0 ns.
 //
 // The stripe hash first used the stack address in 1 KiB units over 8
 // stripes, then in 4 KiB units over 64: either way the two goroutines of
@@ -234,15 +253,6 @@
 // a stripe and contended on its bitmap, at 110-135 ns per handle instead
 // of 9. 2 KiB units keep goroutines running at once apart, and 64 or more
 // stripes make the remaining collisions rare.
-//
-// The domain figures miss the targets set for them (create+delete 5 ns,
-// Get 2 ns, remote delete 6 ns). Through cell.Domain the floor of two
-// interface calls alone is 5.8 ns, and of an interface Get 3.0 ns. With
-// direct calls, Get is the handle load, one directory load, the slot load
-// and two type checks, 2.2 ns against 1.5-1.8 ns for indexing a plain
-// slice in the same loop; create+delete is two calls that do not inline
-// and a chain of stores and loads through the free-list head and the slot.
-// The figures within one run vary by up to 40% on this machine.
 //
 // # Stats
 //
