@@ -75,7 +75,7 @@ var (
 func NewHandle(v any) Handle {
 	var probe byte
 	// Fibonacci hashing of the stack address in 2 KiB units: goroutine
-	// stripes are powers of two of at least 2 KiB, aligned to their size,
+	// stacks are powers of two of at least 2 KiB, aligned to their size,
 	// so goroutines running at once never share a unit (in 4 KiB units,
 	// two fresh goroutines often did, and collided on one stripe). Only a
 	// hint: a deep call may hash elsewhere.
@@ -171,8 +171,9 @@ func (h Handle) Delete() {
 // API. NewHandle and Delete count nothing (a shared counter would cost an
 // atomic operation each), so its create, delete and live counts are zero;
 // count handles yourself (as HandleImpl does) if you need them. Drop-in
-// pools are never released: pools_allocated is the peak number of drop-in
-// handles live at once, rounded up to pools (per stripe).
+// pools are never released, so pools_allocated follows the peak of drop-in
+// handles live at once: a stripe allocates a pool only when the pools its
+// refill looked at are all at least 15/16 full.
 func StdStats() map[string]int64 { return std.Stats() }
 
 // HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every
