@@ -92,11 +92,12 @@ func unpackDelayed(w uint64) (head, n int32) { return int32(w & headMask), int32
 // collector scans them: a value stored in a slot is rooted. A slot holds
 // either a live value or a free mark (see freeMark).
 //
-// The header comes first and the slots last: a slot and a header field 4 KiB
-// apart would look alike to the processor's store forwarding (4K aliasing),
-// and a large object starts on a page boundary, so header fields after
-// 16 KiB of slots would alias the first slots, the ones a create/delete loop
-// keeps reusing.
+// The header comes first and the slots last: a slot and a header field
+// 4 KiB apart look alike to the processor's store forwarding (4K aliasing),
+// and with the header after 16 KiB of slots the fields a create/delete loop
+// writes sat 4 KiB multiples from the first slots, the ones such a loop
+// keeps reusing. In a stripped-down copy of that loop, moving the header
+// first took it from 10.7-10.9 to 6.9-8.9 ns.
 type pool struct {
 	// Read-mostly fields, on a cache line of their own: every Get and
 	// Delete reads them, from any domain.
@@ -113,7 +114,7 @@ type pool struct {
 	// true while d works, which is what makes d's local delete safe.
 	owner atomic.Pointer[Domain]
 	// stripe is the drop-in API's stripe the pool belongs to, nil for a
-	// domains' pool. Set before the pool is published to NewHandle,
+	// domain's pool. Set before the pool is published to NewHandle,
 	// immutable after.
 	stripe *stripe
 
