@@ -264,7 +264,9 @@
 // delayed_flushes (delayed lists taken back), remote_publishes (chains
 // pushed), slow_creates (creates that took the slow path) and domains_open.
 // Domains publish their counters on slow paths, so the figures lag while
-// domains run and are exact once every domain is closed.
+// domains run and are exact once every domain is closed. StdStats, for the
+// drop-in API, reports pools and refills (stripes' pool switches); the
+// boxroot-handle cell adds its own exact creates, deletes and live.
 //
 // # When to choose boxroot over runtime/cgo.Handle
 //

@@ -23,19 +23,19 @@ func TestDropInReuse(t *testing.T) {
 			h.Delete()
 		}
 	}
-	before := StdStats()["pools_allocated"]
+	before := StdStats()["pools"]
 	round()
-	first := StdStats()["pools_allocated"] - before
+	first := StdStats()["pools"] - before
 	// A goroutine's stack may move (and hash to another stripe), so allow
 	// a second stripe's worth.
 	if limit := int64(2 * (n/(poolSize-refillMin) + 1)); first > limit {
 		t.Errorf("%d live handles took %d pools, want at most %d", n, first, limit)
 	}
-	mid := StdStats()["pools_allocated"]
+	mid := StdStats()["pools"]
 	for range 5 {
 		round()
 	}
-	if again := StdStats()["pools_allocated"] - mid; again > first {
+	if again := StdStats()["pools"] - mid; again > first {
 		t.Errorf("5 more rounds over freed pools allocated %d pools (the first round %d): freed slots are not reused", again, first)
 	}
 }

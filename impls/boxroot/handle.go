@@ -117,6 +117,7 @@ func (st *stripe) refill(full *pool) {
 	if st.cur.Load() != full {
 		return
 	}
+	refills.Add(1)
 	for k := 0; k < refillScan && k < len(st.pools); k++ {
 		st.scan = (st.scan + 1) % len(st.pools)
 		if p := st.pools[st.scan]; p != full && p.freeSlots() >= refillMin {
@@ -167,14 +168,24 @@ func (h Handle) Delete() {
 	p.free[i>>6].Or(1 << (i & 63))
 }
 
-// StdStats returns the pool counters of the allocator behind the drop-in
-// API. NewHandle and Delete count nothing (a shared counter would cost an
-// atomic operation each), so its create, delete and live counts are zero;
-// count handles yourself (as HandleImpl does) if you need them. Drop-in
-// pools are never released, so pools_allocated follows the peak of drop-in
-// handles live at once: a stripe allocates a pool only when the pools its
-// refill looked at are all at least 15/16 full.
-func StdStats() map[string]int64 { return std.Stats() }
+// refills counts the drop-in stripes' refills (pool switches), under
+// their mutexes: rare, so an atomic counter costs nothing that matters.
+var refills atomic.Int64
+
+// StdStats returns the counters of the allocator behind the drop-in API:
+// pools (allocated; drop-in pools are never released, so this is also the
+// peak) and refills (a stripe's switches to another pool, allocated or
+// reused). NewHandle and Delete count nothing (a shared counter would cost
+// an atomic operation each); count handles yourself (as HandleImpl does)
+// if you need them. A stripe allocates a pool only when the pools its
+// refill looked at are all at least 15/16 full, so pools follows the peak
+// of drop-in handles live at once.
+func StdStats() map[string]int64 {
+	std.mu.Lock()
+	pools := std.pools
+	std.mu.Unlock()
+	return map[string]int64{"pools": pools, "refills": refills.Load()}
+}
 
 // HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every
 // domain is a thin wrapper around NewHandle, Value and Delete. Its Live
@@ -191,13 +202,13 @@ func (hi *handleImpl) NewDomain() cell.Domain[Handle] { return &handleDomain{hi:
 // Live implements cell.Liver.
 func (hi *handleImpl) Live() int64 { return hi.creates.Load() - hi.deletes.Load() }
 
-// Stats implements cell.Stater: the drop-in allocator's pool counters,
-// with creates, remote_deletes and live replaced by this cell's own exact
-// counts (the drop-in API counts nothing itself).
+// Stats implements cell.Stater: StdStats, with this cell's own exact
+// counts of creates, deletes and live handles (the drop-in API counts
+// nothing itself).
 func (hi *handleImpl) Stats() map[string]int64 {
-	s := std.Stats()
+	s := StdStats()
 	s["creates"] = hi.creates.Load()
-	s["remote_deletes"] = hi.deletes.Load()
+	s["deletes"] = hi.deletes.Load()
 	s["live"] = hi.Live()
 	return s
 }
