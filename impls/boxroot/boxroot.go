@@ -164,7 +164,9 @@ func (im *Impl) lookup(h Handle) (*pool, *any) {
 
 // Get returns the value rooted by h, from any goroutine, without a domain:
 // the directory load, the slot load and the free-mark check, small enough
-// to inline. The creator's write of the slot happens before the handle
+// to inline. It repeats lookup's checks instead of calling it: through
+// lookup Get costs the inliner's whole budget (80), and Domain.Get and
+// Handle.Value, which wrap it, no longer inline. The creator's write of the slot happens before the handle
 // reached the caller (however it was passed on), and nobody writes a live
 // slot.
 func (im *Impl) Get(h Handle) any {

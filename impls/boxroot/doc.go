@@ -125,8 +125,7 @@
 // detector sees it so. A stale CAS (the word changed since its load)
 // fails and reloads. A stripe's current pool is replaced only under the
 // stripe's mutex and published with an atomic Store after the pool's
-// stripe field and bitmap are set, so NewHandle's Load sees a finished
-// pool. Drop-in pools are never released, so a pool loaded from a stripe
+// bitmap is set, so NewHandle's Load sees a finished pool. Drop-in pools are never released, so a pool loaded from a stripe
 // or the directory stays valid.
 //
 // Reading: Get reads a slot with a plain load. The creator's write of the

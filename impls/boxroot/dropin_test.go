@@ -28,7 +28,7 @@ func TestDropInReuse(t *testing.T) {
 	first := StdStats()["pools"] - before
 	// A goroutine's stack may move (and hash to another stripe), so allow
 	// a second stripe's worth.
-	if limit := int64(2 * (n/(poolSize-refillMin) + 1)); first > limit {
+	if limit := int64(2 * (n/(poolSize-reuseMin) + 1)); first > limit {
 		t.Errorf("%d live handles took %d pools, want at most %d", n, first, limit)
 	}
 	mid := StdStats()["pools"]

@@ -28,7 +28,7 @@ type stripe struct {
 	cur atomic.Pointer[pool]
 	// mu serialises refill: choosing or allocating the next pool.
 	mu sync.Mutex
-	_  [64 - 8 - 8]byte // one stripe per cache line
+	_  [64 - 8 - 8]byte // cur and mu on a cache line of their own
 
 	// Under mu: the stripe's pools, and where refill's scan resumes.
 	pools []*pool
@@ -36,13 +36,8 @@ type stripe struct {
 	_     [64 - 24 - 8]byte
 }
 
-const (
-	// refillMin is the number of free slots that makes a pool worth
-	// becoming a stripe's current pool.
-	refillMin = poolSize / 16
-	// refillScan bounds the pools one refill inspects.
-	refillScan = 8
-)
+// refillScan bounds the pools one refill inspects.
+const refillScan = 8
 
 // maxStripes bounds the number of stripes.
 const maxStripes = 1024
@@ -106,7 +101,7 @@ func NewHandle(v any) Handle {
 // refill makes st's current pool one with room, unless another goroutine
 // replaced full (the pool found without room) meanwhile. It looks at a few
 // of st's pools, resuming where the last refill stopped, for one with at
-// least refillMin free slots, and allocates a pool if none has. So when a
+// least reuseMin free slots, and allocates a pool if none has. So when a
 // pool is allocated, the pools looked at are all at least 15/16 full, and
 // over successive refills every pool of the stripe is looked at.
 //
@@ -120,7 +115,7 @@ func (st *stripe) refill(full *pool) {
 	refills.Add(1)
 	for k := 0; k < refillScan && k < len(st.pools); k++ {
 		st.scan = (st.scan + 1) % len(st.pools)
-		if p := st.pools[st.scan]; p != full && p.freeSlots() >= refillMin {
+		if p := st.pools[st.scan]; p != full && p.freeSlots() >= reuseMin {
 			st.cur.Store(p)
 			return
 		}
@@ -128,9 +123,8 @@ func (st *stripe) refill(full *pool) {
 	std.mu.Lock()
 	p := std.allocPool()
 	std.mu.Unlock()
-	// p is on no stripe yet: its fields are ours until the Store below
-	// publishes it to NewHandle (which then reads them after its Load).
-	p.stripe = st
+	// p is on no stripe yet: its bitmap is ours until the Store below
+	// publishes it to NewHandle (which then reads it after its Load).
 	for w := range p.free {
 		p.free[w].Store(^uint64(0))
 	}

@@ -25,7 +25,7 @@ const (
 
 	// reuseMin is the number of free slots (local plus delayed) that makes
 	// an owned pool worth switching to: below it a domain would come back to
-	// the slow path too soon.
+	// the slow path too soon. The drop-in API's stripes use it likewise.
 	reuseMin = poolSize / 16
 	// publishBound is the longest chain of remote frees a domain keeps
 	// unpublished for one pool.
@@ -113,12 +113,8 @@ type pool struct {
 	// nil only by d itself (Close, trim): so "owner == d" read by d stays
 	// true while d works, which is what makes d's local delete safe.
 	owner atomic.Pointer[Domain]
-	// stripe is the drop-in API's stripe the pool belongs to, nil for a
-	// domain's pool. Set before the pool is published to NewHandle,
-	// immutable after.
-	stripe *stripe
 
-	_ [64 - 8 - 4 - 4 - 8 - 8]byte
+	_ [64 - 8 - 4 - 4 - 8]byte
 
 	// Owner-only fields, written on every create: read and written only by
 	// the pool's owner, i.e. the domain d with owner == d, or, while owner
