@@ -14,6 +14,8 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/rootbench/rootbench/report"
 )
 
 // SummaryLine is the one-line outcome, the first line of the Markdown:
@@ -386,8 +388,8 @@ func JSON(w io.Writer, c *Comparison) error {
 	return nil
 }
 
-// seconds formats a duration given in seconds with 4 significant digits
-// and a unit that keeps the number readable.
+// seconds formats a duration given in seconds with 4 significant digits,
+// in the unit report.UnitFor picks.
 func seconds(v float64) string {
 	switch {
 	case math.IsInf(v, 1):
@@ -397,18 +399,9 @@ func seconds(v float64) string {
 	case math.IsNaN(v):
 		return "?"
 	}
-	a := math.Abs(v)
-	unit, scale := "s", 1.0
-	switch {
-	case a == 0:
-	case a < 1e-6:
-		unit, scale = "ns", 1e9
-	case a < 1e-3:
-		unit, scale = "µs", 1e6
-	case a < 1:
-		unit, scale = "ms", 1e3
-	}
-	x := v * scale
+	u := report.UnitFor(math.Abs(v)) // the terminal output's choice of unit
+	unit := u.String()
+	x := v / u.Seconds()
 	switch ax := math.Abs(x); {
 	case ax >= 100:
 		return fmt.Sprintf("%.1f%s", x, unit)

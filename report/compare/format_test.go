@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -160,5 +161,25 @@ func TestJSON(t *testing.T) {
 	}
 	if len(got.Warnings) != len(c.Warnings) {
 		t.Errorf("%d warnings in JSON, %d in the comparison", len(got.Warnings), len(c.Warnings))
+	}
+}
+
+// TestSeconds pins the duration format: 4 significant digits in the unit
+// report.UnitFor picks, with no space (benchstat's style).
+func TestSeconds(t *testing.T) {
+	for v, want := range map[float64]string{
+		0:           "0.000s",
+		1.5e-9:      "1.500ns",
+		1e-6:        "1.000µs",
+		2.5e-5:      "25.00µs",
+		0.3016:      "301.6ms",
+		-0.002:      "-2.000ms",
+		1.686:       "1.686s",
+		123.4:       "123.4s",
+		math.Inf(1): "∞",
+	} {
+		if got := seconds(v); got != want {
+			t.Errorf("seconds(%v) = %q, want %q", v, got, want)
+		}
 	}
 }
