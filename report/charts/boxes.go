@@ -3,7 +3,6 @@ package charts
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -26,15 +25,8 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	}
 	cfg := newConfig(opts)
 	labels := labelsOf(files)
-	lo, hi := math.Inf(1), 0.0
-	for _, f := range files {
-		for i := range f.Results {
-			for _, x := range f.Results[i].WallSeconds() {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-			}
-		}
-	}
-	if hi == 0 || math.IsInf(lo, 1) {
+	hi := longestRun(files...)
+	if hi == 0 {
 		return errors.New("box chart: no successful run to draw")
 	}
 	unit, scale := timeUnit(hi)

@@ -83,6 +83,19 @@ func spread(files ...*harness.File) float64 {
 	return hi / lo
 }
 
+// longestRun is the longest successful run's workload time, in seconds;
+// 0 when there is no such run (or every one took no time).
+func longestRun(files ...*harness.File) (hi float64) {
+	for _, f := range files {
+		for i := range f.Results {
+			for _, x := range f.Results[i].WallSeconds() {
+				hi = math.Max(hi, x)
+			}
+		}
+	}
+	return hi
+}
+
 // wideSpread is the spread beyond which one time axis cannot show every
 // configuration's own variation: bars switch to a log axis, boxes and
 // progression to times relative to each configuration's median.

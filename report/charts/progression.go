@@ -3,7 +3,6 @@ package charts
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/plot/plotter"
@@ -27,13 +26,8 @@ func Progression(f *harness.File, path string) error {
 	if f == nil {
 		return errors.New("progression chart: no results file")
 	}
-	lo, hi := math.Inf(1), 0.0
-	for i := range f.Results {
-		for _, x := range f.Results[i].WallSeconds() {
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
-		}
-	}
-	if hi == 0 || math.IsInf(lo, 1) {
+	hi := longestRun(f)
+	if hi == 0 {
 		return errors.New("progression chart: no successful run to draw")
 	}
 	unit, scale := timeUnit(hi)
