@@ -123,6 +123,7 @@ func (im *Impl) NewLocalDomain() *Domain { return im.newDomain() }
 
 func (im *Impl) newDomain() *Domain {
 	d := &Domain{im: im, opts: im.opts, publishAt: publishBound}
+	d.setCur(noPool)
 	if im.opts.EagerRemote {
 		d.publishAt = 1
 	}

@@ -32,7 +32,9 @@ type machine struct {
 	// dead are handles deleted and not (as far as the model knows) reused.
 	dead   []Handle
 	nextID int64
-	gcs    int
+	// deletes counts the model's deletes (nextID counts its creates).
+	deletes int64
+	gcs     int
 }
 
 func newMachine(impl cell.Impl[Handle], ndom int) *machine {
@@ -94,6 +96,7 @@ func (m *machine) del(di, k int) error {
 		return err
 	}
 	m.dom(di).Delete(h)
+	m.deletes++
 	delete(m.live, h)
 	m.order[k] = m.order[len(m.order)-1]
 	m.order = m.order[:len(m.order)-1]
@@ -165,6 +168,10 @@ func (m *machine) checkClosed() error {
 		return nil
 	}
 	s := m.im.Stats()
+	if s["creates"] != m.nextID || s["local_deletes"]+s["remote_deletes"] != m.deletes {
+		return fmt.Errorf("creates %d, local %d + remote %d deletes; want %d creates, %d deletes",
+			s["creates"], s["local_deletes"], s["remote_deletes"], m.nextID, m.deletes)
+	}
 	if s["pools_allocated"]-s["pools_released"] != s["pools"] {
 		return fmt.Errorf("pools: %d allocated - %d released != %d", s["pools_allocated"], s["pools_released"], s["pools"])
 	}

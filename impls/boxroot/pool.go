@@ -121,15 +121,19 @@ type pool struct {
 	// is nil (an orphan, or a pool in the Impl's empty list), whoever holds
 	// Impl.mu. Ownership changes hands only under Impl.mu, which orders
 	// these accesses.
-	freeHead int32 // head of the local free list (endOfList: empty)
-	nfree    int32 // length of the local free list (but see domain.settle)
+	// freeHead is the local free list: the link to its first slot, as a
+	// free slot holds it (&marks[endOfList]: the list is empty). Kept as
+	// the link rather than its index, so that a create and a delete in
+	// turn pass it on from memory to memory without arithmetic.
+	freeHead *freeMark
 	// Ring links in the owning domain's ring of non-current pools.
 	next, prev *pool
 	// lastUsed is the owning domain's create count when the pool last
 	// became its current pool.
 	lastUsed int64
+	nfree    int32 // length of the local free list (but see Domain.settle)
 
-	_ [64 - 4 - 4 - 8 - 8 - 8]byte
+	_ [64 - 8 - 8 - 8 - 8 - 4]byte
 
 	// delayed is the chain of slots freed by other domains, pushed with CAS
 	// (a batch at a time) and taken back whole by the owner with one Swap.
@@ -149,6 +153,28 @@ type pool struct {
 	slots [poolSize]any
 }
 
+// noPool is a domain's current pool while it has none (see Domain.cur):
+// its local free list is empty and every slot is free, so both fast paths
+// fail on it. Its handles, those of directory index 0, are all invalid. It
+// is shared by every domain and never written.
+var noPool = func() *pool {
+	p := &pool{freeHead: &marks[endOfList]}
+	for i := range p.slots {
+		p.slots[i] = link(endOfList)
+	}
+	return p
+}()
+
+// freeLen walks the local free list and returns its length. Called by
+// the owner.
+func (p *pool) freeLen() int32 {
+	n := int32(0)
+	for m := p.freeHead; m != &marks[endOfList]; m = p.slots[linkNext(m)].(*freeMark) {
+		n++
+	}
+	return n
+}
+
 // newPool returns a pool with every slot on its local free list.
 func newPool(idx int32) *pool {
 	p := &pool{idx: idx, base: Handle(uintptr(idx) << poolLog)}
@@ -163,7 +189,7 @@ func (p *pool) reset() {
 	for i := range p.slots {
 		p.slots[i] = link(int32(i + 1))
 	}
-	p.freeHead, p.nfree = 0, poolSize
+	p.freeHead, p.nfree = &marks[0], poolSize
 	p.delayed.Store(emptyDelayed)
 }
 
@@ -195,7 +221,7 @@ func (p *pool) takeDelayed(locked bool) {
 		w = p.delayed.Swap(emptyDelayed)
 	}
 	head, n := unpackDelayed(w)
-	p.freeHead, p.nfree = head, n
+	p.freeHead, p.nfree = &marks[head], n
 }
 
 // push publishes a chain of n freed slots, head ... tail, onto the delayed
