@@ -184,3 +184,43 @@ func TestDropIn(t *testing.T) {
 	}
 	other.Delete()
 }
+
+// TestFastPathModes follows Delete's fast path between its modes: remote
+// deletes into one pool extend the pending chain without a call, a local
+// delete meanwhile still counts, Close publishes the chain, and a domain
+// closed with a chain open refuses further deletes instead of extending a
+// chain nobody will publish.
+func TestFastPathModes(t *testing.T) {
+	im := New(Options{})
+	a, b := im.NewLocalDomain(), im.NewLocalDomain()
+	hs := make([]Handle, 8)
+	for i := range hs {
+		hs[i] = a.Create(sinkValue)
+	}
+	own := b.Create(sinkValue)
+	b.Delete(hs[0]) // remote: starts b's chain, remote mode
+	b.Delete(hs[1]) // the fast path extends the chain
+	if b.delList != &b.pend.list || b.pend.list.n != 2 {
+		t.Fatalf("after two remote deletes: remote mode %v, chain length %d; want true, 2",
+			b.delList == &b.pend.list, b.pend.list.n)
+	}
+	b.Delete(own) // local, through the slow path while in remote mode
+	b.Delete(hs[2])
+	if b.pend.list.n != 3 {
+		t.Fatalf("chain length %d after a local delete and a third remote one, want 3", b.pend.list.n)
+	}
+	b.Close()
+	if s := im.Stats(); s["local_deletes"] != 1 || s["remote_deletes"] != 3 {
+		t.Fatalf("after b closed: %d local and %d remote deletes, want 1 and 3", s["local_deletes"], s["remote_deletes"])
+	}
+	if err := expectPanic("Delete on a closed domain", func() { b.Delete(hs[3]) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs[3:] {
+		a.Delete(h)
+	}
+	a.Close()
+	if got := im.Live(); got != 0 {
+		t.Fatalf("Live() = %d with everything deleted, want 0", got)
+	}
+}

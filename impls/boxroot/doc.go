@@ -12,7 +12,8 @@
 // entry n means "free, and the next free slot of this list is n", and n is
 // the pointer's offset in the table, so following a link costs a
 // subtraction, not a load. So the domains' free lists are threaded through
-// the slots themselves, and Get or Delete of a deleted handle finds a free
+// the slots themselves (a list's head is such a link too), and Get or
+// Delete of a deleted handle finds a free
 // mark and panics with "boxroot: invalid or deleted handle" instead of
 // returning garbage (a slot reused by a later Create cannot be told apart,
 // as with any non-generational handle).
@@ -41,11 +42,15 @@
 // pool that Create pops from, and a ring of the other pools it owns, in the
 // order they were retired. Create pops the current pool's local free list
 // and Delete of a handle in a pool the domain owns pushes onto it: no
-// atomics, no locks. The common local cases (the handle is in the current
-// pool) do not even read the directory, and the other deletes look up
-// through a one-pool cache (a consumer takes handles from one pool after
-// another). Get always reads the directory, inlined: measured, that beats
-// testing the current pool first.
+// atomics, no locks. A domain without a current pool points at noPool, a
+// shared pool whose list is empty and whose slots are all free, so the
+// fast paths need no nil check. Delete's fast path frees a live slot of
+// one pool, delPool, onto one list, delList, without reading the
+// directory: the current pool and its list (local mode), or the pool and
+// the chain of the remote deletes under way (remote mode, see below). The
+// other deletes look up through a one-pool cache (a consumer takes
+// handles from one pool after another). Get always reads the directory,
+// inlined: measured, that beats testing the current pool first.
 // When the current pool is full, the slow path, in order: reuses it in
 // place if other domains have freed enough of it (see below); else retires
 // it to the ring and takes a pool with room among the few retired last and
@@ -57,8 +62,11 @@
 // A delete by a domain that does not own the pool is remote. The deleting
 // domain links the slot into a private chain for that pool (the slot is
 // live, so nobody else may touch it) and publishes the whole chain with one
-// CAS onto the pool's delayed free list when it deletes from another pool,
-// at Close, or when the chain reaches 256 slots. The delayed list is one
+// CAS onto the pool's delayed free list when it deletes from another pool
+// or at Close; the bound on a chain is its pool's 1024 slots. While a
+// chain is open, Delete's fast path is in remote mode: the next deletes
+// into that pool extend the chain inline, without a call (3.4 ns against
+// 4.8 through the slow path). The delayed list is one
 // 64-bit word: the head slot index and the chain length. The owner takes
 // the whole list back with one atomic Swap when it needs room and its local
 // list is empty, so the chain becomes the free list as is, without being
@@ -103,13 +111,14 @@
 // stack against a consumer that takes the whole stack with Swap, so it has
 // no ABA hazard: success only requires the head to be the one the chain's
 // tail now links to, whatever happened in between. After its CAS the
-// deleter must not touch the pool again (it may be reused or released).
+// deleter must not touch the pool again (it may be reused or released):
+// so publish takes Delete's fast path out of remote mode before the CAS.
 //
 // Counting: the length in the delayed word only grows between Swaps, and a
 // wholly free pool stays wholly free until its owner creates (nobody can
 // free a free slot), so checks of the count by the owner are safe without a
 // lock. A pool is recycled only when wholly free, so no pending chain can
-// point into a released pool.
+// point into a released pool, nor can delPool be one in remote mode.
 //
 // Lookup cache: a domain trusts the pool it found last for a handle in its
 // range only while the pool's released flag (an atomic, set under the
@@ -138,11 +147,13 @@
 //
 // Variants lists four experiments, each changing one thing, registered as
 // cells boxroot:<name>: force-remote (every delete takes the remote path,
-// OCaml boxroot's BXR_FORCE_REMOTE), no-reuse (a full pool is never
+// OCaml boxroot's BXR_FORCE_REMOTE; Delete's fast path stays in remote
+// mode or off), no-reuse (a full pool is never
 // refilled in place from its delayed list; a sweep every 32 pool switches
 // takes the delayed lists back, as OCaml boxroot does when the GC scans its
-// pools), eager-remote (one CAS per remote delete, no batching) and
-// locked-remote (every remote delete takes the pool's mutex).
+// pools), eager-remote (one CAS per remote delete, no batching, so no
+// remote mode) and locked-remote (every remote delete takes the pool's
+// mutex, no remote mode either).
 //
 // # The drop-in API
 //
@@ -187,14 +198,14 @@
 // fast paths are written as create and delete, which take their slow path
 // as a parameter, and Create and Delete pass it as a constant: create
 // inlines into Create, Create into its caller, and the slow path is called
-// through a func value (an indirect call, only on the slow path). Three
-// more cuts fit them in the budget: the current pool is never nil (a
-// domain without one points at noPool, a shared pool whose free list is
-// empty and whose slots are all free, so both fast paths fail on it);
-// ForceRemote is a second pool pointer, delPool, rather than a test on
-// every Delete; and Delete does not count local deletes: settle recounts
-// the current pool's free list instead, at the slow path, where the list
-// is empty and the recount free. Create ends up at 78, Delete at 75.
+// through a func value (an indirect call, only on the slow path). More
+// cuts fit them in the budget: the current pool is never nil (noPool);
+// ForceRemote keeps delPool off the current pool rather than being tested
+// on every Delete; Create does not update the list's length but counts in
+// the domain (settle subtracts at the slow path); and Delete's free-mark
+// check reads the interface's type word (markedFree) instead of a type
+// assertion, which costs the inliner 9 nodes more. Create ends up at 80
+// (the budget), Delete at 78.
 //
 // Inlined, a create and a delete of the same slot in turn are bound by
 // store forwarding: each loads what the other just stored (the list
@@ -202,7 +213,8 @@
 // head was an index, which cost an address computation on each trip;
 // it is now the link itself (a pointer to a free mark), passed from
 // memory to memory without arithmetic. That took the pair from 5.3 to
-// 4.4 ns. Computing a free list's next index from the free mark's
+// 4.4 ns; the remote mode's list pointer and length count then cost it
+// 0.3-0.4 ns, which remote deletes repay several times over. Computing a free list's next index from the free mark's
 // address, one load fewer per create, made no measurable difference on
 // its own; moving the pool's header before the slots (see above) did.
 // Benchmarks that loop with b.Loop keep the calls in the loop from being

@@ -14,18 +14,23 @@ type Domain struct {
 	// cur is the pool Create pops from: noPool before the first Create and
 	// after Close, never nil, so that the fast paths need no nil check.
 	cur *pool
-	// delPool is the pool whose handles Delete frees on its fast path:
-	// cur, or noPool with ForceRemote (whose deletes all take the slow
-	// path). setCur keeps it in step with cur.
+	// delPool and delList are what Delete's fast path frees into: a live
+	// slot of delPool is pushed onto delList. In local mode they are cur
+	// and its local list; in remote mode, the pending chain's pool and the
+	// chain, from the chain's start to its publication (see remoteMode);
+	// noPool (on which the fast path always fails) while there is neither,
+	// and in local mode with ForceRemote.
 	delPool *pool
+	delList *freeList
 	// last is the pool of the last handle found through the directory, a
 	// cache for Get and Delete (see find).
 	last *pool
 	ring ring // the other pools this domain owns, oldest first
 	pend pending
-	// taken counts the creates since the last settle. Local deletes into
-	// cur are not counted as they happen (see settle).
+	// taken counts the creates since the last settle; curN is cur's
+	// local list length as of then (see settle).
 	taken int64
+	curN  int32
 	// publishAt is the chain length at which a pending chain is published.
 	publishAt int32
 	c         counters
@@ -41,13 +46,13 @@ type Domain struct {
 }
 
 // pending is a chain of slots of one pool that this domain freed remotely
-// and has not yet published: head links to ... links to tail, whose link is
-// rewritten when the chain is pushed. The chain is private to the domain
-// until its CAS succeeds.
+// and has not yet published: list.head links to ... links to tail, the
+// first slot freed, whose link is rewritten when the chain is pushed. The
+// chain is private to the domain until its CAS succeeds.
 type pending struct {
-	p          *pool
-	head, tail int32
-	n          int32
+	p    *pool
+	list freeList
+	tail int32
 }
 
 // Create roots v and returns its handle.
@@ -55,13 +60,15 @@ func (d *Domain) Create(v any) Handle { return d.create(v, (*Domain).createSlow)
 
 // create is Create with its slow path passed in. The inliner charges a call
 // through a parameter 17 and a direct call 57, out of a budget of 80: so
-// create inlines into Create, and Create into its callers, where the
-// argument is a constant and the call a direct one again.
+// create inlines into Create, and Create into its callers. The slow path
+// is then called through a func value (an indirect call, which the
+// compiler does not turn back into a direct one), only when the fast path
+// fails.
 func (d *Domain) create(v any, slow func(*Domain, any) Handle) Handle {
 	p := d.cur
-	if i := linkNext(p.freeHead); i != endOfList {
+	if i := linkNext(p.local.head); i != endOfList {
 		// Owner-only fields and our own free slots: no atomics needed.
-		p.freeHead = p.slots[i&slotMask].(*freeMark)
+		p.local.head = p.slots[i&slotMask].(*freeMark)
 		p.slots[i&slotMask] = v
 		d.taken++
 		return p.base + Handle(i)
@@ -83,17 +90,16 @@ func (d *Domain) createSlow(v any) Handle {
 	return d.Create(v)
 }
 
-// settle brings the current pool's free count and the domain's counters up
-// to date. Delete's fast path has no room in the inliner's budget for a
-// counter, so cur's free list is recounted instead: if it had nfree slots
-// at the last settle, and taken creates popped it since, then it grew by
-// the local deletes in between. In createSlow, the one frequent caller,
-// the list is empty and the recount free.
+// settle brings the current pool's list length and the domain's counters
+// up to date. Create has no room in the inliner's budget to decrement the
+// length: it counts in taken, and settle subtracts. Deletes into cur, by
+// the fast path or not, add to the length: the local deletes since the
+// last settle are what it gained since, curN.
 func (d *Domain) settle() {
 	if p := d.cur; p != noPool {
-		n := p.freeLen()
-		d.c.localDeletes += int64(n-p.nfree) + d.taken
-		p.nfree = n
+		d.c.localDeletes += int64(p.local.n - d.curN)
+		p.local.n -= int32(d.taken)
+		d.curN = p.local.n
 	}
 	d.c.creates += d.taken
 	d.taken = 0
@@ -158,24 +164,48 @@ func (d *Domain) refill() {
 
 // use makes p, which d owns and which has room, the current pool.
 func (d *Domain) use(p *pool) {
-	if p.freeHead == &marks[endOfList] {
+	if p.local.empty() {
 		d.take(p) // the room is on the delayed list
 	}
 	p.lastUsed = d.c.creates + d.taken
 	d.setCur(p)
 }
 
-// setCur makes p the current pool.
+// setCur makes p the current pool. Delete's fast path follows it unless
+// it is in remote mode.
 func (d *Domain) setCur(p *pool) {
-	d.cur, d.delPool = p, p
+	d.cur, d.curN = p, p.local.n
+	if d.delList != &d.pend.list {
+		d.localMode()
+	}
+}
+
+// localMode points Delete's fast path at cur (see Domain.delPool).
+func (d *Domain) localMode() {
+	d.delPool, d.delList = d.cur, &d.cur.local
 	if d.opts.ForceRemote {
 		d.delPool = noPool
+	}
+}
+
+// remoteMode points Delete's fast path at the pending chain, so that the
+// chain grows without a call until the deleter moves to another pool. Not
+// for eager-remote, which publishes every delete, nor locked-remote, which
+// keeps no chain. The chain's pool cannot be released meanwhile (its
+// slots are in neither of its free counts), and publish leaves remote
+// mode before the chain, and so the pool, is handed over.
+func (d *Domain) remoteMode() {
+	if d.publishAt > 1 {
+		d.delPool, d.delList = d.pend.p, &d.pend.list
 	}
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
 func (d *Domain) take(p *pool) {
 	p.takeDelayed(d.opts.LockedRemote)
+	if p == d.cur {
+		d.curN = p.local.n
+	}
 	d.c.flushes++
 }
 
@@ -185,7 +215,7 @@ func (d *Domain) flushAll() {
 	d.sinceFlush = 0
 	q := d.ring.head
 	for range d.ring.n {
-		if q.freeHead == &marks[endOfList] && q.delayedLen() > 0 {
+		if q.local.empty() && q.delayedLen() > 0 {
 			d.take(q)
 		}
 		q = q.next
@@ -253,15 +283,18 @@ func (d *Domain) Delete(h Handle) { d.delete(h, (*Domain).deleteSlow) }
 // create.
 func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 	p := d.delPool
-	if i := h - p.base; i < poolSize && !isFree(p.slots[i]) {
-		// A live slot of our current pool, found without the directory:
-		// a local push, counted by the next settle. (noPool's slots are
-		// all free: its handles, all invalid, take the slow path.)
-		p.slots[i] = p.freeHead
-		p.freeHead = &marks[i]
-		return
+	if i := h - p.base; i < poolSize && !markedFree(&p.slots[i]) {
+		// A live slot of delPool, found without the directory: in local
+		// mode, a push onto our current pool's list; in remote mode, onto
+		// our pending chain for p. Both lists are ours alone, and so is
+		// the live slot. (noPool's slots are all free: its handles, all
+		// invalid, take the slow path.)
+		p.slots[i] = d.delList.head
+		d.delList.head = &marks[i]
+		d.delList.n++
+	} else {
+		slow(d, h)
 	}
-	slow(d, h)
 }
 
 // deleteSlow is Delete for any handle but a live one of delPool.
@@ -280,11 +313,13 @@ func (d *Domain) deleteSlow(h Handle) {
 		if isFree(*s) {
 			d.im.invalid(h)
 		}
-		*s = link(d.pend.head)
-		d.pend.head = int32(i)
-		if d.pend.n++; d.pend.n >= d.publishAt {
+		*s = d.pend.list.head
+		d.pend.list.head = &marks[i]
+		if d.pend.list.n++; d.pend.list.n >= d.publishAt {
 			d.publish()
+			return
 		}
+		d.remoteMode()
 		return
 	}
 	p, s := d.find(h)
@@ -296,10 +331,12 @@ func (d *Domain) deleteSlow(h Handle) {
 	// can change it (at Close or trim): so if it reads d, d owns p for the
 	// whole of this call and the owner-only fields are ours.
 	if !d.opts.ForceRemote && p.owner.Load() == d {
-		*s = p.freeHead
-		p.freeHead = &marks[i]
-		p.nfree++
-		d.c.localDeletes++
+		*s = p.local.head
+		p.local.head = &marks[i]
+		p.local.n++
+		if p != d.cur { // cur's are counted by settle
+			d.c.localDeletes++
+		}
 		return
 	}
 	d.deleteRemote(p, i)
@@ -320,22 +357,27 @@ func (d *Domain) deleteRemote(p *pool, i int32) {
 	if d.closed {
 		panic(d.im.name + ": Delete on a closed domain")
 	}
-	d.pend = pending{p: p, head: i, tail: i, n: 1}
+	d.pend = pending{p: p, list: freeList{&marks[i], 1}, tail: i}
 	p.slots[i] = link(endOfList)
-	if d.pend.n >= d.publishAt {
+	if d.pend.list.n >= d.publishAt {
 		d.publish()
+		return
 	}
+	d.remoteMode()
 }
 
 // publish pushes the pending chain onto its pool's delayed list with one
 // CAS.
 func (d *Domain) publish() {
-	d.pend.p.push(&d.pend.p.slots[d.pend.tail], d.pend.head, d.pend.n)
+	// Leave remote mode first: after the push the pool is not ours to
+	// touch.
+	d.localMode()
+	d.pend.p.push(&d.pend.p.slots[d.pend.tail], linkNext(d.pend.list.head), d.pend.list.n)
 	// Remote deletes are counted here, a chain at a time; the counters are
 	// published every 4096 of them (a consumer that never creates has no
 	// other occasion to).
 	before := d.c.remoteDeletes
-	d.c.remoteDeletes += int64(d.pend.n)
+	d.c.remoteDeletes += int64(d.pend.list.n)
 	d.pend = pending{}
 	d.c.publishes++
 	if before>>12 != d.c.remoteDeletes>>12 {

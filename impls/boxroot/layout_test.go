@@ -17,7 +17,7 @@ func TestPoolLayout(t *testing.T) {
 	}{
 		{"base", unsafe.Offsetof(p.base)},
 		{"owner", unsafe.Offsetof(p.owner)},
-		{"freeHead", unsafe.Offsetof(p.freeHead)},
+		{"local", unsafe.Offsetof(p.local)},
 		{"lastUsed", unsafe.Offsetof(p.lastUsed)},
 		{"delayed", unsafe.Offsetof(p.delayed)},
 		{"slots", unsafe.Offsetof(p.slots)},
@@ -27,12 +27,23 @@ func TestPoolLayout(t *testing.T) {
 		t.Errorf("read-mostly fields not on the first line: base at %d, owner at %d", lines[0].off, lines[1].off)
 	}
 	if line(lines[2].off) != line(lines[0].off)+1 || line(lines[3].off) != line(lines[2].off) {
-		t.Errorf("owner fields not on the next line: freeHead at %d, lastUsed at %d", lines[2].off, lines[3].off)
+		t.Errorf("owner fields not on the next line: local at %d, lastUsed at %d", lines[2].off, lines[3].off)
 	}
 	if line(lines[4].off) != line(lines[2].off)+1 {
 		t.Errorf("delayed not on a line of its own: at %d", lines[4].off)
 	}
 	if free := unsafe.Offsetof(p.free); free != (line(lines[4].off)+1)*64 || lines[5].off != free+unsafe.Sizeof(p.free) {
 		t.Errorf("free bitmap not on the lines after delayed's, followed by the slots: free at %d, slots at %d", free, lines[5].off)
+	}
+}
+
+// TestMarkedFree checks that markedFree, which reads an interface's type
+// word, agrees with isFree, the type assertion.
+func TestMarkedFree(t *testing.T) {
+	var x int
+	for _, v := range []any{link(0), link(endOfList), &marks[7], nil, 0, &x, "s", new(freeMark)} {
+		if got, want := markedFree(&v), isFree(v); got != want {
+			t.Errorf("markedFree(%#v) = %v, isFree = %v", v, got, want)
+		}
 	}
 }

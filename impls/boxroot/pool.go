@@ -27,9 +27,6 @@ const (
 	// an owned pool worth switching to: below it a domain would come back to
 	// the slow path too soon. The drop-in API's stripes use it likewise.
 	reuseMin = poolSize / 16
-	// publishBound is the longest chain of remote frees a domain keeps
-	// unpublished for one pool.
-	publishBound = poolSize / 4
 	// scanLimit bounds how many ring pools a domain inspects per slow path.
 	scanLimit = 4
 	// orphanScan bounds the orphans looked at by one acquire or Close.
@@ -70,6 +67,17 @@ func link(next int32) any { return &marks[next] }
 func linkNext(m *freeMark) int32 {
 	return int32(uintptr(unsafe.Pointer(m)) - uintptr(unsafe.Pointer(&marks)))
 }
+
+// markType is the type word of an interface holding a *freeMark.
+var markType = efaceType(link(0))
+
+// efaceType returns the type word of an interface value.
+func efaceType(v any) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&v)) }
+
+// markedFree reports whether the slot at s holds a free mark: isFree,
+// reading only the interface's type word, which costs the inliner less
+// than a type assertion (Delete's fast path needs the room).
+func markedFree(s *any) bool { return *(*unsafe.Pointer)(unsafe.Pointer(s)) == markType }
 
 // isFree reports whether a slot's content is a free mark.
 func isFree(v any) bool {
@@ -121,19 +129,17 @@ type pool struct {
 	// is nil (an orphan, or a pool in the Impl's empty list), whoever holds
 	// Impl.mu. Ownership changes hands only under Impl.mu, which orders
 	// these accesses.
-	// freeHead is the local free list: the link to its first slot, as a
-	// free slot holds it (&marks[endOfList]: the list is empty). Kept as
-	// the link rather than its index, so that a create and a delete in
-	// turn pass it on from memory to memory without arithmetic.
-	freeHead *freeMark
+	// local is the local free list. While the pool is a domain's current
+	// pool, its length is off by the creates since the domain's last
+	// settle.
+	local freeList
 	// Ring links in the owning domain's ring of non-current pools.
 	next, prev *pool
 	// lastUsed is the owning domain's create count when the pool last
 	// became its current pool.
 	lastUsed int64
-	nfree    int32 // length of the local free list (but see Domain.settle)
 
-	_ [64 - 8 - 8 - 8 - 8 - 4]byte
+	_ [64 - 16 - 8 - 8 - 8]byte
 
 	// delayed is the chain of slots freed by other domains, pushed with CAS
 	// (a batch at a time) and taken back whole by the owner with one Swap.
@@ -158,22 +164,25 @@ type pool struct {
 // fail on it. Its handles, those of directory index 0, are all invalid. It
 // is shared by every domain and never written.
 var noPool = func() *pool {
-	p := &pool{freeHead: &marks[endOfList]}
+	p := &pool{local: freeList{head: &marks[endOfList]}}
 	for i := range p.slots {
 		p.slots[i] = link(endOfList)
 	}
 	return p
 }()
 
-// freeLen walks the local free list and returns its length. Called by
-// the owner.
-func (p *pool) freeLen() int32 {
-	n := int32(0)
-	for m := p.freeHead; m != &marks[endOfList]; m = p.slots[linkNext(m)].(*freeMark) {
-		n++
-	}
-	return n
+// freeList is a list of free slots of one pool, threaded through them:
+// head is the link to its first slot, as a free slot holds it
+// (&marks[endOfList]: the list is empty), n its length. The head is kept
+// as the link rather than its index so that a create and a delete in turn
+// pass it from memory to memory without arithmetic.
+type freeList struct {
+	head *freeMark
+	n    int32
 }
+
+// empty reports whether the list is empty.
+func (l *freeList) empty() bool { return l.head == &marks[endOfList] }
 
 // newPool returns a pool with every slot on its local free list.
 func newPool(idx int32) *pool {
@@ -189,7 +198,7 @@ func (p *pool) reset() {
 	for i := range p.slots {
 		p.slots[i] = link(int32(i + 1))
 	}
-	p.freeHead, p.nfree = &marks[0], poolSize
+	p.local = freeList{&marks[0], poolSize}
 	p.delayed.Store(emptyDelayed)
 }
 
@@ -203,7 +212,7 @@ func (p *pool) delayedLen() int32 {
 // whollyFree reports whether every slot is free: on the local free list or
 // the delayed list. Called by the owner. Once true it stays true until the
 // owner creates, since nobody else can free a slot that is already free.
-func (p *pool) whollyFree() bool { return p.nfree+p.delayedLen() == poolSize }
+func (p *pool) whollyFree() bool { return p.local.n+p.delayedLen() == poolSize }
 
 // takeDelayed makes the delayed list the local free list. Called by the
 // owner, only when the local free list is empty: so the chain becomes the
@@ -221,7 +230,7 @@ func (p *pool) takeDelayed(locked bool) {
 		w = p.delayed.Swap(emptyDelayed)
 	}
 	head, n := unpackDelayed(w)
-	p.freeHead, p.nfree = &marks[head], n
+	p.local = freeList{&marks[head], n}
 }
 
 // push publishes a chain of n freed slots, head ... tail, onto the delayed
@@ -250,7 +259,7 @@ func (p *pool) push(tail *any, head, n int32) {
 // back on demand.
 func (p *pool) room(noReuse bool) int32 {
 	if noReuse {
-		return p.nfree
+		return p.local.n
 	}
-	return p.nfree + p.delayedLen()
+	return p.local.n + p.delayedLen()
 }
