@@ -223,53 +223,54 @@
 // Figures on the 2-core development machine (shared and noisy): CPU time
 // per op, the range and the median of 5 runs of one side-by-side
 // go test -run XXX -bench 'Local|Get|RemoteDelete|Floor|Handle|Calibrate|Concrete' -benchmem -count 5 ./impls/boxroot
-// (BenchmarkFloorDirectCreateDelete was added after, figures from its
-// own run; remote delete is also given in wall time, which excludes the
-// untimed creates' share of the thread's CPU):
+// (remote delete is also given in wall time, which excludes the untimed
+// creates' share of the thread's CPU):
 //
 //	concrete API (*Domain, *Impl)            range          median   target
-//	local create+delete, 0 allocs            6.97-7.14 ns   7.10     5
-//	Get (4096 handles, 4 pools), Impl        1.86-2.07 ns   1.89     2
-//	Get, Domain                              1.93-2.02 ns   2.00
-//	remote delete, amortised                 4.93-6.98 ns   5.71     6
-//	  (wall)                                 4.36-5.96 ns   4.77
-//	create + remote delete (one goroutine)   9.53-11.86 ns  10.99
-//	floor: the Get loop over a []any         1.29-1.33 ns   1.32
-//	floor: 2 out-of-line direct calls        4.45-4.60 ns (create+delete with trivial bodies)
+//	local create+delete, 0 allocs            4.71-4.78 ns   4.74     5
+//	Get (4096 handles, 4 pools), Impl        1.70-1.74 ns   1.71     2
+//	Get, Domain                              1.77-1.82 ns   1.79
+//	remote delete, amortised                 3.39-3.57 ns   3.43     6
+//	  (wall)                                 2.86-3.01 ns   2.90
+//	create + remote delete (one goroutine)   7.49-7.54 ns   7.52
+//	floor: the Get loop over a []any         1.20-1.22 ns   1.21
+//	floor: 2 out-of-line direct calls        4.49-4.53 ns   4.51 (create+delete with trivial bodies)
 //
 //	through cell.Domain (dynamic dispatch)   range          median
-//	local create+delete                      7.30-10.75 ns  7.47
-//	Get                                      2.31-3.03 ns   2.46
-//	remote delete, amortised                 5.09-8.20 ns   6.24
-//	floor: 2 interface calls, create+delete  5.71-5.92 ns   5.76
-//	floor: interface get                     3.04-3.18 ns   3.11
+//	local create+delete                      4.96-5.05 ns   5.02
+//	Get                                      2.11-2.15 ns   2.14
+//	remote delete, amortised                 3.38-3.56 ns   3.40
+//	floor: 2 interface calls, create+delete  4.94-4.97 ns   4.96
+//	floor: interface get                     2.59-2.63 ns   2.61
 //
 //	NewHandle+Value+Delete                   1 goroutine            b.RunParallel (CPU, all threads; wall)
-//	boxroot-handle (stripes, bitmaps)        17.13-18.91, med 17.25 17.07-17.73, med 17.48; 8.77 wall
-//	runtime/cgo.Handle                       167.9-249.2, med 185.5 317.3-427.8, med 408.7; 241.5 wall
-//	ratio of medians                         10.8x                  23.4x; 27.5x wall
-//	calibration: load+CAS 7.20-7.29 ns, sync.Pool Get+Put 14.2-15.3 ns
+//	boxroot-handle (stripes, bitmaps)        15.38-15.42, med 15.39 15.19-15.32, med 15.29; 7.68 wall
+//	runtime/cgo.Handle                       155.8-158.0, med 157.1 292.2-302.4, med 298.3; 173.3 wall
+//	ratio of medians                         10.2x                  19.5x; 22.6x wall
+//	calibration: load+CAS 6.61-6.66 ns, sync.Pool Get+Put 12.89-13.04 ns
 //
-// Get and the remote delete meet their targets by the median (single
-// runs stray above on this machine). Local create+delete does not: two
-// direct calls that cannot inline (see above), with trivial bodies, cost
-// 4.4-4.6 ns here, which leaves 0.5 ns for the work itself; boxroot's
-// fast paths add 2.6 ns to that floor (free-list pop and push, the slot
-// type checks, the write barrier's check, two counters). Remote deletes
-// got under 6 ns when a delete into the pool of the pending chain
-// stopped going through the lookup cache: such a pool cannot be released
-// (the chain's slots are in neither of its free counts), so no check of
-// the released flag is needed. Keeping two local free lists (mimalloc's
-// free and local_free, so that creates and deletes do not chain through
-// one head) was tried and made no measurable difference: the loop is
-// bound by instruction throughput (about 17 cycles for some 80
-// instructions), not by that chain.
+// Every target holds in every run. Inlined, local create+delete is below
+// the floor of two out-of-line calls with trivial bodies; through
+// cell.Domain it sits on the floor of two interface calls (whose bodies
+// still update a counter and a slot). Before Create and Delete inlined it
+// was 6.97-7.14 ns, and remote deletes 4.93-6.98 (through the slow path,
+// before remote mode). Remote deletes first got under 6 ns when a delete
+// into the pool of the pending chain stopped going through the lookup
+// cache: such a pool cannot be released (the chain's slots are in neither
+// of its free counts), so no check of the released flag is needed.
+// Keeping two local free lists (mimalloc's free and local_free, so that
+// creates and deletes do not chain through one head) was tried before the
+// inlining and made no measurable difference: a create still chased the
+// list through memory (a forwarded load of the head, then a load of the
+// slot), about as long a chain as the one it removed.
 //
-// The drop-in API is about 10x cgo.Handle on one goroutine (10.8x by
-// medians here; cgo.Handle's own cost swings by a third between runs, so
-// single runs range from 8x to 12x) and about 25x in parallel. Its two
-// atomic read-modify-writes cost about 7 ns each here, which leaves 3-4
-// ns for the rest. The former design (shard domains behind a try-lock,
+// The drop-in API is about 10x cgo.Handle on one goroutine (10.2x by
+// medians here, 10.8x in an earlier run; cgo.Handle's own cost swings by
+// a third between runs, so single runs range from 8x to 12x) and about
+// 20x in parallel. Its two atomic read-modify-writes cost about 6.6 ns
+// each here, which leaves about 2 ns for the rest: 10x is near what two
+// atomics allow, and a thread-agnostic API needs both (a stripe is
+// shared by whichever goroutines hash to it). The former design (shard domains behind a try-lock,
 // three atomics per handle) measured 30.5-32.2 ns on one goroutine (6x),
 // and the one before it (a sync.Pool of domains) 54.6-59.0 ns.
 //
