@@ -139,7 +139,7 @@ type pool struct {
 	// became its current pool.
 	lastUsed int64
 
-	_ [64 - 16 - 8 - 8 - 8]byte
+	_ [64 - unsafe.Sizeof(freeList{}) - 8 - 8 - 8]byte
 
 	// delayed is the chain of slots freed by other domains, pushed with CAS
 	// (a batch at a time) and taken back whole by the owner with one Swap.
