@@ -22,6 +22,11 @@ type Domain struct {
 	// and in local mode with ForceRemote.
 	delPool *pool
 	delList *freeList
+	// delBase is delPool.base, kept here so that Delete's fast path reads
+	// only the slot from the pool, not its header too: in message passing
+	// that took boxroot from 1.47-1.48x to 1.39-1.43x the workload's own
+	// time (medians of 12 interleaved rounds, twice).
+	delBase Handle
 	// last is the pool of the last handle found through the directory, a
 	// cache for Get and Delete (see find).
 	last *pool
@@ -186,6 +191,7 @@ func (d *Domain) localMode() {
 	if d.opts.ForceRemote {
 		d.delPool = noPool
 	}
+	d.delBase = d.delPool.base
 }
 
 // remoteMode points Delete's fast path at the pending chain, so that the
@@ -196,7 +202,7 @@ func (d *Domain) localMode() {
 // mode before the chain, and so the pool, is handed over.
 func (d *Domain) remoteMode() {
 	if d.publishAt > 1 {
-		d.delPool, d.delList = d.pend.p, &d.pend.list
+		d.delPool, d.delList, d.delBase = d.pend.p, &d.pend.list, d.pend.p.base
 	}
 }
 
@@ -283,7 +289,7 @@ func (d *Domain) Delete(h Handle) { d.delete(h, (*Domain).deleteSlow) }
 // create.
 func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 	p := d.delPool
-	if i := h - p.base; i < poolSize && !markedFree(&p.slots[i]) {
+	if i := h - d.delBase; i < poolSize && !markedFree(&p.slots[i]) {
 		// A live slot of delPool, found without the directory: in local
 		// mode, a push onto our current pool's list; in remote mode, onto
 		// our pending chain for p. Both lists are ours alone, and so is
