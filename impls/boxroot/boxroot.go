@@ -122,14 +122,8 @@ func (im *Impl) NewDomain() cell.Domain[Handle] { return im.newDomain() }
 func (im *Impl) NewLocalDomain() *Domain { return im.newDomain() }
 
 func (im *Impl) newDomain() *Domain {
-	// A pending chain holds slots of one pool, so it is bounded by the
-	// pool's size: it is published when the deleter moves to another pool
-	// (or closes), or, eager-remote, at once.
-	d := &Domain{im: im, opts: im.opts, publishAt: poolSize}
+	d := &Domain{im: im, opts: im.opts}
 	d.setCur(noPool)
-	if im.opts.EagerRemote {
-		d.publishAt = 1
-	}
 	d.trimAt = im.trimMin
 	im.mu.Lock()
 	im.domains[d] = struct{}{}

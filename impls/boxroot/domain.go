@@ -36,9 +36,7 @@ type Domain struct {
 	// local list length as of then (see settle).
 	taken int64
 	curN  int32
-	// publishAt is the chain length at which a pending chain is published.
-	publishAt int32
-	c         counters
+	c     counters
 	// switches counts pool switches since the last trim, trimAt is when
 	// the next one is due; sinceFlush does the same for no-reuse's sweep.
 	switches, trimAt, sinceFlush int
@@ -195,15 +193,17 @@ func (d *Domain) localMode() {
 }
 
 // remoteMode points Delete's fast path at the pending chain, so that the
-// chain grows without a call until the deleter moves to another pool. Not
-// for eager-remote, which publishes every delete, nor locked-remote, which
-// keeps no chain. The chain's pool cannot be released meanwhile (its
-// slots are in neither of its free counts), and publish leaves remote
-// mode before the chain, and so the pool, is handed over.
+// chain grows without a call until the deleter moves to another pool: a
+// chain holds slots of one pool, so its pool's size bounds it. From the
+// chain's start to its publication, remote mode is on: so every delete of
+// a live slot of the chain's pool takes the fast path, and the slow path
+// never extends a chain. (Eager-remote publishes every chain at once,
+// locked-remote keeps none: neither uses remote mode.) The chain's pool
+// cannot be released meanwhile (its slots are in neither of its free
+// counts), and publish leaves remote mode before the chain, and so the
+// pool, is handed over.
 func (d *Domain) remoteMode() {
-	if d.publishAt > 1 {
-		d.delPool, d.delList, d.delBase = d.pend.p, &d.pend.list, d.pend.p.base
-	}
+	d.delPool, d.delList, d.delBase = d.pend.p, &d.pend.list, d.pend.p.base
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
@@ -307,29 +307,8 @@ func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 //
 //go:noinline
 func (d *Domain) deleteSlow(h Handle) {
-	if p := d.pend.p; p != nil && uintptr(h-p.base) < poolSize {
-		// The common remote case: extend the pending chain, found without
-		// the directory or the lookup cache. The pool cannot have been
-		// released: the chain's slots are in neither of its free counts,
-		// so it is not wholly free. If d has adopted p since the chain
-		// was started, the chain still goes to p's delayed list, which is
-		// correct too.
-		i := uintptr(h - p.base)
-		s := &p.slots[i]
-		if isFree(*s) {
-			d.im.invalid(h)
-		}
-		*s = d.pend.list.head
-		d.pend.list.head = &marks[i]
-		if d.pend.list.n++; d.pend.list.n >= d.publishAt {
-			d.publish()
-			return
-		}
-		d.remoteMode()
-		return
-	}
 	p, s := d.find(h)
-	if s == nil || isFree(*s) {
+	if s == nil || markedFree(s) {
 		d.im.invalid(h)
 	}
 	i := int32(uintptr(h) & slotMask)
@@ -365,7 +344,7 @@ func (d *Domain) deleteRemote(p *pool, i int32) {
 	}
 	d.pend = pending{p: p, list: freeList{&marks[i], 1}, tail: i}
 	p.slots[i] = link(endOfList)
-	if d.pend.list.n >= d.publishAt {
+	if d.opts.EagerRemote {
 		d.publish()
 		return
 	}

@@ -151,7 +151,7 @@ func (h Handle) Value() any { return std.Get(h) }
 // OR.
 func (h Handle) Delete() {
 	p, s := std.lookup(h)
-	if s == nil || isFree(*s) {
+	if s == nil || markedFree(s) {
 		std.invalid(h)
 	}
 	// The slot is ours until its bit is set: the free mark (which drops

@@ -74,16 +74,10 @@ var markType = efaceType(link(0))
 // efaceType returns the type word of an interface value.
 func efaceType(v any) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&v)) }
 
-// markedFree reports whether the slot at s holds a free mark: isFree,
-// reading only the interface's type word, which costs the inliner less
-// than a type assertion (Delete's fast path needs the room).
+// markedFree reports whether the slot at s holds a free mark. It reads
+// only the interface's type word, which costs the inliner less than a
+// type assertion (Delete's fast path needs the room).
 func markedFree(s *any) bool { return *(*unsafe.Pointer)(unsafe.Pointer(s)) == markType }
-
-// isFree reports whether a slot's content is a free mark.
-func isFree(v any) bool {
-	_, ok := v.(*freeMark)
-	return ok
-}
 
 // Delayed-list word: the head slot index in the low 32 bits, the chain
 // length in the high 32 bits. The empty list is head endOfList, length 0.
