@@ -1,10 +1,6 @@
 package boxroot
 
-import (
-	"runtime"
-	"testing"
-	"time"
-)
+import "testing"
 
 // The benchmarks in this file call the concrete API (*Impl, *Domain from
 // NewLocalDomain), as a Go user of boxroot does: direct calls, with Get
@@ -75,34 +71,19 @@ func BenchmarkConcreteGet(b *testing.B) {
 // BenchmarkConcreteRemoteDelete is BenchmarkRemoteDelete through *Domain:
 // only the deletes are timed.
 func BenchmarkConcreteRemoteDelete(b *testing.B) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	im := New(Options{})
 	owner, other := im.NewLocalDomain(), im.NewLocalDomain()
 	defer owner.Close()
 	defer other.Close()
-	const n = 1 << 14
-	hs := make([]Handle, n)
-	b.ReportAllocs()
-	b.StopTimer()
-	var cpu time.Duration
-	for i := 0; i < b.N; i += n {
-		m := min(n, b.N-i)
-		for j := range m {
+	timeDeletes(b, func(hs []Handle) {
+		for j := range hs {
 			hs[j] = owner.Create(sinkValue)
 		}
-		t0, _ := threadCPU()
-		b.StartTimer()
-		for _, h := range hs[:m] {
+	}, func(hs []Handle) {
+		for _, h := range hs {
 			other.Delete(h)
 		}
-		b.StopTimer()
-		t1, _ := threadCPU()
-		cpu += t1 - t0
-	}
-	if cpu > 0 {
-		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
-	}
+	})
 }
 
 // BenchmarkConcreteCreateRemoteDelete is BenchmarkCreateRemoteDelete
