@@ -233,32 +233,37 @@
 // creates' share of the thread's CPU):
 //
 //	concrete API (*Domain, *Impl)            range          median   target
-//	local create+delete, 0 allocs            4.71-4.78 ns   4.74     5
-//	Get (4096 handles, 4 pools), Impl        1.70-1.74 ns   1.71     2
-//	Get, Domain                              1.77-1.82 ns   1.79
-//	remote delete, amortised                 3.39-3.57 ns   3.43     6
-//	  (wall)                                 2.86-3.01 ns   2.90
-//	create + remote delete (one goroutine)   7.49-7.54 ns   7.52
-//	floor: the Get loop over a []any         1.20-1.22 ns   1.21
-//	floor: 2 out-of-line direct calls        4.49-4.53 ns   4.51 (create+delete with trivial bodies)
+//	local create+delete, 0 allocs            4.83-4.89 ns   4.86     5
+//	Get (4096 handles, 4 pools), Impl        1.80-1.83 ns   1.82     2
+//	Get, Domain                              1.80-1.85 ns   1.83
+//	remote delete, amortised                 3.39-3.41 ns   3.40     6
+//	  (wall)                                 2.85-2.88 ns   2.86
+//	create + remote delete (one goroutine)   7.47-7.53 ns   7.50
+//	floor: the Get loop over a []any         0.90-0.90 ns   0.90
+//	floor: 2 out-of-line direct calls        4.19-4.23 ns   4.20 (create+delete with trivial bodies)
 //
 //	through cell.Domain (dynamic dispatch)   range          median
-//	local create+delete                      4.96-5.05 ns   5.02
-//	Get                                      2.11-2.15 ns   2.14
-//	remote delete, amortised                 3.38-3.56 ns   3.40
-//	floor: 2 interface calls, create+delete  4.94-4.97 ns   4.96
-//	floor: interface get                     2.59-2.63 ns   2.61
+//	local create+delete                      5.18-5.24 ns   5.19
+//	Get                                      2.40-2.44 ns   2.42
+//	remote delete, amortised                 3.72-3.82 ns   3.73
+//	  (wall)                                 3.19-3.26 ns   3.20
+//	floor: 2 interface calls, create+delete  4.93-4.98 ns   4.94
+//	floor: interface get                     2.58-2.60 ns   2.58
 //
 //	NewHandle+Value+Delete                   1 goroutine            b.RunParallel (CPU, all threads; wall)
-//	boxroot-handle (stripes, bitmaps)        15.38-15.42, med 15.39 15.19-15.32, med 15.29; 7.68 wall
-//	runtime/cgo.Handle                       155.8-158.0, med 157.1 292.2-302.4, med 298.3; 173.3 wall
-//	ratio of medians                         10.2x                  19.5x; 22.6x wall
-//	calibration: load+CAS 6.61-6.66 ns, sync.Pool Get+Put 12.89-13.04 ns
+//	boxroot-handle (stripes, bitmaps)        15.45-15.54, med 15.48 15.37-15.52, med 15.38; 7.71 wall
+//	runtime/cgo.Handle                       155.3-157.4, med 155.3 287.9-297.3, med 290.8; 174.6 wall
+//	ratio of medians                         10.0x (10.2x wall)     18.9x; 22.6x wall
+//	calibration: load+CAS 6.61-6.63 ns, sync.Pool Get+Put 12.56-12.72 ns
 //
-// Every target holds in every run. Inlined, local create+delete is below
-// the floor of two out-of-line calls with trivial bodies; through
-// cell.Domain it sits on the floor of two interface calls (whose bodies
-// still update a counter and a slot). Before Create and Delete inlined it
+// Every target holds in every run, local create+delete with the least
+// room: the day before, the same command measured it at 4.71-4.78 ns with
+// its floor (two out-of-line calls with trivial bodies) at 4.49-4.53, and
+// run alone with its floor it measured 4.84-5.00 ns; the floor moving
+// against it says that part of the difference is code placement and the
+// machine, not the code. Through cell.Domain it sits 5% above the floor
+// of two interface calls (whose bodies still update a counter and a
+// slot). Before Create and Delete inlined it
 // was 6.97-7.14 ns, and remote deletes 4.93-6.98 (through the slow path,
 // before remote mode). Remote deletes first got under 6 ns when a delete
 // into the pool of the pending chain stopped going through the lookup
@@ -270,10 +275,10 @@
 // list through memory (a forwarded load of the head, then a load of the
 // slot), about as long a chain as the one it removed.
 //
-// The drop-in API is about 10x cgo.Handle on one goroutine (10.2x by
-// medians here, 10.8x in an earlier run; cgo.Handle's own cost swings by
-// a third between runs, so single runs range from 8x to 12x) and about
-// 20x in parallel. Its two atomic read-modify-writes cost about 6.6 ns
+// The drop-in API is about 10x cgo.Handle on one goroutine (10.0x by
+// medians of CPU time here, 10.2x in wall time, 10.2x and 10.8x in earlier
+// runs; cgo.Handle's own cost swings by a third between runs, so single
+// runs range from 8x to 12x) and about 20x in parallel. Its two atomic read-modify-writes cost about 6.6 ns
 // each here, which leaves about 2 ns for the rest: 10x is near what two
 // atomics allow, and a thread-agnostic API needs both (a stripe is
 // shared by whichever goroutines hash to it). The former design (shard domains behind a try-lock,
