@@ -59,7 +59,7 @@ report: build
 	./$(BIN) report results/*.json -o results
 
 # Re-measure the committed results on this machine, then regenerate the report.
-# Takes about fifteen minutes on 2 cores. msgpass is the default comparison
+# Takes about eleven minutes on 2 cores. msgpass is the default comparison
 # (NITERS=2000, so that `make run` takes a minute); msgpass-full is the OCaml
 # benchmark's own size (NITERS=100_000), where the fixed cost of a fresh
 # process (page faults, the first GC cycle) no longer weighs on the ratios.
