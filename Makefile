@@ -65,7 +65,7 @@ report: build
 # process (page faults, the first GC cycle) no longer weighs on the ratios.
 results: build
 	./$(BIN) run --cell all --runs 15 --export-json results/msgpass.json --export-markdown results/msgpass.md
-	./$(BIN) run --cell all --niters 100_000 --runs 5 --export-json results/msgpass-full.json --export-markdown results/msgpass-full.md
+	./$(BIN) run --cell all --niters 100_000 --runs 6 --export-json results/msgpass-full.json --export-markdown results/msgpass-full.md
 	./$(BIN) run --cell ocaml,boxroot,ref,cgo-handle --parameter-list batch-size=16,256,4096 --runs 6 --export-json results/batch-scan.json
 	./$(BIN) run --cell ocaml,boxroot,ref,cgo-handle --niters 500 --parameter-list producers=1,2,4 --parameter-list consumers=1,2,4 --runs 5 --export-json results/scaling.json
 	./$(BIN) run --cell boxroot,boxroot:no-reuse --niters 10_000 --runs 3 --export-json results/boxroot-10M.json
