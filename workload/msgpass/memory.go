@@ -35,6 +35,9 @@ import "math"
 //
 // The Go heap grows to about twice its live data before a collection
 // (GOGC=100), so the variable part counts twice.
+//
+// The model is for binaries built without the race detector: its shadow
+// memory multiplies a process's footprint by 5 to 10 and is not counted.
 const (
 	// CellSlotBytes is the size of the largest cell representation in a
 	// batch buffer (an `any`: the control cell "ocaml").
