@@ -60,7 +60,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.VarP(newIntValue(&b.runs, 0, 1, maxRunCount), "runs", "r", "exact number of measured runs per benchmark (overrides --min-time; must lie within --min-runs and --max-runs when those are given)")
 	f.VarP(newIntValue(&b.minRuns, harness.DefaultMinRuns, 1, maxRunCount), "min-runs", "m", "at least this many runs per benchmark")
 	f.VarP(newIntValue(&b.maxRuns, 0, 1, maxRunCount), "max-runs", "M", "at most this many runs per benchmark (default: no limit)")
-	f.Var(newDurationValue(&b.minTime, harness.DefaultMinTime), "min-time", "time budget per benchmark; the run count is re-estimated as samples arrive")
+	f.Var(newDurationValue(&b.minTime, harness.DefaultMinTime), "min-time", "time budget per benchmark; the run count is re-estimated as samples arrive (0: just --min-runs runs)")
 	f.StringVar(&b.order, "order", "interleaved", "run order: interleaved (round-robin across benchmarks, so drift spreads evenly) or grouped")
 	f.Var(newDurationValue(&b.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.BoolVarP(&b.ignoreFailure, "ignore-failure", "i", false, "keep going after failed runs and exit 0; failed runs are left out of the statistics")
@@ -127,6 +127,9 @@ func (b *benchFlags) resolve() (*session, error) {
 		return nil, err
 	}
 	o.Warmup, o.MinRuns, o.MaxRuns, o.MinTime = b.warmup, b.minRuns, b.maxRuns, b.minTime
+	if o.MinTime == 0 {
+		o.MinTime = -1 // --min-time 0: no time budget, --min-runs runs (harness: negative disables)
+	}
 	if b.flags.Changed("runs") {
 		o.Runs = b.runs
 	}

@@ -672,3 +672,25 @@ func TestListFitsEightyColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestRunCountFlags(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--min-time", "0", "-m", "4"}, 4}, // no time budget: exactly the minimum
+		{[]string{"-M", "2"}, 2},                    // --max-runs alone lowers the default minimum
+		{[]string{"-r", "3", "-m", "2", "-M", "5"}, 3},
+	} {
+		args := append([]string{"run", "--cell", "ocaml", "--niters", "10", "--export-json", out}, c.args...)
+		rootbench(t, nil, args...).must(t, 0)
+		f, err := harness.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.Results[0].Runs); n != c.want {
+			t.Errorf("%v: %d runs, want %d", c.args, n, c.want)
+		}
+	}
+}
