@@ -17,10 +17,11 @@ import (
 func checkExports(targets []exportTarget) error {
 	const accepted = "accepted: a file path in an existing, writable directory, or - for standard output"
 	seen := map[string]string{} // cleaned absolute path (or "-") -> flag
-	var seenInfo []struct {
+	type existing struct {
 		flag string
 		fi   os.FileInfo
 	}
+	var files []existing // targets that exist already, to catch links
 	for _, t := range targets {
 		if t.path == "" {
 			return fmt.Errorf("--%s: empty path: %s", t.flag, accepted)
@@ -44,15 +45,12 @@ func checkExports(targets []exportTarget) error {
 			if fi.IsDir() {
 				return fmt.Errorf("--%s %s: is a directory: %s", t.flag, t.path, accepted)
 			}
-			for _, s := range seenInfo { // the same file under two names (a link)
-				if os.SameFile(s.fi, fi) {
-					return fmt.Errorf("--%s and --%s both write to %s: give each export its own file", s.flag, t.flag, t.path)
+			for _, e := range files { // the same file under two names (a link)
+				if os.SameFile(e.fi, fi) {
+					return fmt.Errorf("--%s and --%s both write to %s: give each export its own file", e.flag, t.flag, t.path)
 				}
 			}
-			seenInfo = append(seenInfo, struct {
-				flag string
-				fi   os.FileInfo
-			}{t.flag, fi})
+			files = append(files, existing{t.flag, fi})
 		}
 		if err := checkWritableDir(filepath.Dir(key)); err != nil {
 			return fmt.Errorf("--%s %s: %w: %s", t.flag, t.path, err, accepted)
