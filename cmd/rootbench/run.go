@@ -125,36 +125,13 @@ cells are interleaved.
 // planMsgpass resolves cells and workload parameters into benchmarks and
 // checks the plan. The note, when not empty, says which cells "all" left out.
 func planMsgpass(s *session, bf *benchFlags, rf *runFlags, flags *pflag.FlagSet) (note string, err error) {
-	base := defaultMsgpassParams()
-	// Every environment variable that is set must be valid, flag or not.
-	for _, w := range rf.workload {
-		if v, ok := os.LookupEnv(w.env); ok {
-			if err := base.Set(w.name, v); err != nil {
-				return "", fmt.Errorf("environment %s=%s: %w", w.env, v, err)
-			}
-		}
+	base, err := rf.params(flags)
+	if err != nil {
+		return "", err
 	}
-	envCells, envSet := os.LookupEnv("CELL")
-	var entries []impls.Entry
-	if envSet {
-		if entries, note, err = resolveCells(envCells); err != nil {
-			return "", fmt.Errorf("environment CELL=%s: %w", envCells, err)
-		}
-	}
-	for _, w := range rf.workload {
-		if flags.Changed(w.name) {
-			if err := base.Set(w.name, w.value.text); err != nil {
-				return "", fmt.Errorf("--%w", err) // Set names the parameter: "--niters: ..."
-			}
-		}
-	}
-	switch {
-	case flags.Changed("cell"):
-		if entries, note, err = resolveCells(rf.cells); err != nil {
-			return "", fmt.Errorf("--cell: %w", err)
-		}
-	case !envSet:
-		entries, note = impls.Default(), leftOutNote("the default cell set")
+	entries, note, err := rf.cellEntries(flags)
+	if err != nil {
+		return "", err
 	}
 	lists, err := bf.parameterLists()
 	if err != nil {
@@ -202,6 +179,53 @@ func planMsgpass(s *session, bf *benchFlags, rf *runFlags, flags *pflag.FlagSet)
 	s.opts.Unit = "cell"
 	s.opts.Params = commonParams(bs)
 	return note, nil
+}
+
+// params returns the workload parameters: the defaults, then the
+// environment, then the flags. Every variable that is set must be valid,
+// whether a flag overrides it or not.
+func (rf *runFlags) params(flags *pflag.FlagSet) (msgpass.Params, error) {
+	p := defaultMsgpassParams()
+	for _, w := range rf.workload {
+		if v, ok := os.LookupEnv(w.env); ok {
+			if err := p.Set(w.name, v); err != nil {
+				return p, fmt.Errorf("environment %s=%s: %w", w.env, v, err)
+			}
+		}
+	}
+	for _, w := range rf.workload {
+		if flags.Changed(w.name) {
+			if err := p.Set(w.name, w.value.text); err != nil {
+				return p, fmt.Errorf("--%w", err) // Set names the parameter: "--niters: ..."
+			}
+		}
+	}
+	return p, nil
+}
+
+// cellEntries returns the cells to run: --cell, else CELL, else the default
+// set. CELL must be valid when set, even when --cell overrides it.
+func (rf *runFlags) cellEntries(flags *pflag.FlagSet) ([]impls.Entry, string, error) {
+	env, envSet := os.LookupEnv("CELL")
+	var entries []impls.Entry
+	var note string
+	if envSet {
+		var err error
+		if entries, note, err = resolveCells(env); err != nil {
+			return nil, "", fmt.Errorf("environment CELL=%s: %w", env, err)
+		}
+	}
+	switch {
+	case flags.Changed("cell"):
+		entries, note, err := resolveCells(rf.cells)
+		if err != nil {
+			return nil, "", fmt.Errorf("--cell: %w", err)
+		}
+		return entries, note, nil
+	case envSet:
+		return entries, note, nil
+	}
+	return impls.Default(), leftOutNote("the default cell set"), nil
 }
 
 // resolveCells resolves a --cell (or CELL) list; an empty list is an error,
