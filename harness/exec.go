@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -29,6 +30,7 @@ type workerCmd struct {
 	args    []string
 	env     []string
 	timeout time.Duration
+	show    io.Writer // when not nil, receives the worker's output too
 }
 
 // execWorker runs one worker process to completion and returns its run: the
@@ -51,6 +53,10 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	cmd.Env = append(os.Environ(), w.env...)
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
+	if w.show != nil {
+		cmd.Stdout = io.MultiWriter(&stdout, w.show)
+		cmd.Stderr = io.MultiWriter(&stderr, w.show)
+	}
 	// The worker leads its own process group, so that a timeout or an
 	// interruption kills it and anything it started, and so that a terminal's
 	// SIGINT reaches only the parent, which decides what to do.

@@ -97,6 +97,10 @@ type Options struct {
 	Params         map[string]string // parameters common to all benchmarks, copied into the File
 	CommandLine    []string          // recorded in File.Tool
 
+	// ShowOutput, when not nil, also receives every worker's stdout and
+	// stderr as they are written (rootbench run --show-output).
+	ShowOutput io.Writer
+
 	// Progress, when not nil, receives a progress bar with ETA and the
 	// current estimate of the running benchmark. Pass a terminal only.
 	Progress io.Writer

@@ -30,7 +30,7 @@ func Execute(ctx context.Context, opt Options) (*File, error) {
 		return nil, fmt.Errorf("benchmark plan: %w", err)
 	}
 	e := newEngine(opt, ref, func(ctx context.Context, b *Benchmark) (Run, bool) {
-		return execWorker(ctx, workerCmd{exe: opt.Executable, args: b.Args, env: opt.Env, timeout: opt.Timeout})
+		return execWorker(ctx, workerCmd{exe: opt.Executable, args: b.Args, env: opt.Env, timeout: opt.Timeout, show: opt.ShowOutput})
 	})
 	e.tool = CollectTool(opt.CommandLine)
 	e.machine = CollectMachine()

@@ -4,53 +4,76 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/internal/parse"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
 	"github.com/rootbench/rootbench/report/export"
 )
 
 // benchFlags are the run-control, output and export flags shared by
-// `rootbench run` and `rootbench callback`.
+// `rootbench run` and `rootbench callback`. Their short forms and meanings
+// follow hyperfine's where the concept exists.
 type benchFlags struct {
-	runs, warmup, minRuns, maxRuns string
-	minTime, timeout               string
+	flags *pflag.FlagSet // set by register: resolve asks it which flags were given
+
+	runs, warmup, minRuns, maxRuns int
+	minTime, timeout               time.Duration
 	order, reference               string
 	sort, timeUnit, style          string
 	ignoreFailure, gcTable         bool
+	showOutput                     bool
 	paramLists                     []string
+	paramScan                      string
+	paramStep                      int
+	commandNames                   []string
 	pin                            string
 	exportJSON, exportCSV          string
 	exportMarkdown, exportGoBench  string
 	baseline, failOnRegression     string
 }
 
+// maxRunCount bounds the run-count flags: the largest int32, so every
+// platform's int holds it.
+const maxRunCount = math.MaxInt32
+
+// minTimeout is the shortest --timeout accepted: a worker process needs
+// about this long to start, run the smallest workload and report, on a
+// loaded machine. Shorter limits would fail every run.
+const minTimeout = 100 * time.Millisecond
+
 func (b *benchFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&b.warmup, "warmup", "0", "unmeasured warm-up runs per benchmark")
-	f.StringVar(&b.runs, "runs", "", "exact number of measured runs per benchmark (overrides --min-runs, --max-runs, --min-time)")
-	f.StringVar(&b.minRuns, "min-runs", "10", "at least this many runs per benchmark")
-	f.StringVar(&b.maxRuns, "max-runs", "", "at most this many runs per benchmark (default: no limit)")
-	f.StringVar(&b.minTime, "min-time", "3s", "time budget per benchmark; the run count is re-estimated as samples arrive")
+	b.flags = f
+	f.VarP(newIntValue(&b.warmup, 0, 0, maxRunCount), "warmup", "w", "unmeasured warm-up runs per benchmark")
+	f.VarP(newIntValue(&b.runs, 0, 1, maxRunCount), "runs", "r", "exact number of measured runs per benchmark (overrides --min-time; must lie within --min-runs and --max-runs when those are given)")
+	f.VarP(newIntValue(&b.minRuns, harness.DefaultMinRuns, 1, maxRunCount), "min-runs", "m", "at least this many runs per benchmark")
+	f.VarP(newIntValue(&b.maxRuns, 0, 1, maxRunCount), "max-runs", "M", "at most this many runs per benchmark (default: no limit)")
+	f.Var(newDurationValue(&b.minTime, harness.DefaultMinTime), "min-time", "time budget per benchmark; the run count is re-estimated as samples arrive (0: just --min-runs runs)")
 	f.StringVar(&b.order, "order", "interleaved", "run order: interleaved (round-robin across benchmarks, so drift spreads evenly) or grouped")
-	f.StringVar(&b.timeout, "timeout", "", "kill a run after this long and record it as failed (e.g. 30s)")
-	f.BoolVar(&b.ignoreFailure, "ignore-failure", false, "keep going after failed runs and exit 0; failed runs are left out of the statistics")
+	f.Var(newDurationValue(&b.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
+	f.BoolVarP(&b.ignoreFailure, "ignore-failure", "i", false, "keep going after failed runs and exit 0; failed runs are left out of the statistics")
+	f.BoolVar(&b.showOutput, "show-output", false, "pass every worker's output (stdout and stderr) through to stderr")
 	f.StringVar(&b.reference, "reference", "", "benchmark the relative figures are computed against (default: the fastest)")
 	f.StringVar(&b.sort, "sort", "auto", "summary order: auto, cell (as given) or mean (fastest first)")
-	f.StringVar(&b.timeUnit, "time-unit", "auto", "time unit: auto, s, ms, us or ns")
-	f.StringVar(&b.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
-	f.StringArrayVar(&b.paramLists, "parameter-list", nil, "scan a parameter: NAME=v1,v2,... (repeatable; the cartesian product is run)")
-	f.StringVar(&b.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
+	f.StringVarP(&b.timeUnit, "time-unit", "u", "auto", "time unit: auto, s, ms, us or ns (or second, millisecond, ...)")
+	f.StringVarP(&b.style, "style", "s", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+	f.StringArrayVarP(&b.paramLists, "parameter-list", "L", nil, "scan a parameter: NAME VALUES or NAME=VALUES, VALUES comma-separated (repeatable; the cartesian product is run)")
+	f.StringVarP(&b.paramScan, "parameter-scan", "P", "", "scan a parameter over a range: NAME MIN MAX (or NAME=MIN:MAX), stepping by --parameter-step-size")
+	f.VarP(newIntValue(&b.paramStep, 1, 1, math.MaxInt64), "parameter-step-size", "D", "step of --parameter-scan")
+	f.StringArrayVarP(&b.commandNames, "command-name", "n", nil, "name the benchmarks in the output: once per benchmark in order, or once as a template with {cell} and {PARAMETER} (e.g. {batch-size})")
+	f.StringVar(&b.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1; each must be one this process may run on")
 	f.BoolVar(&b.gcTable, "gc-table", false, "print the GC table (minimum, median, maximum, stdev) for each benchmark")
 	f.StringVar(&b.exportJSON, "export-json", "", "write every sample and statistic as JSON (schema "+harness.Schema+"); - is stdout")
 	f.StringVar(&b.exportCSV, "export-csv", "", "write the summary as CSV; - is stdout")
@@ -60,23 +83,25 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 when a benchmark is significantly slower by more than this (e.g. 5%)")
 }
 
-// export is one requested export file.
+// exportTarget is one requested export file.
 type exportTarget struct {
+	flag string // the flag that asked for it, for messages
 	path string
 	fn   export.Exporter
 }
 
+// exports returns the export flags given, in a fixed order.
 func (b *benchFlags) exports() []exportTarget {
 	var out []exportTarget
-	add := func(path string, fn export.Exporter) {
-		if path != "" {
-			out = append(out, exportTarget{path, fn})
+	add := func(flag, path string, fn export.Exporter) {
+		if b.flags.Changed(flag) {
+			out = append(out, exportTarget{flag, path, fn})
 		}
 	}
-	add(b.exportJSON, export.JSON)
-	add(b.exportCSV, export.CSV)
-	add(b.exportMarkdown, export.Markdown)
-	add(b.exportGoBench, export.GoBench)
+	add("export-json", b.exportJSON, export.JSON)
+	add("export-csv", b.exportCSV, export.CSV)
+	add("export-markdown", b.exportMarkdown, export.Markdown)
+	add("export-gobench", b.exportGoBench, export.GoBench)
 	return out
 }
 
@@ -93,54 +118,31 @@ type session struct {
 	threshold    float64
 }
 
-// count parses an optional count flag ("" keeps def).
-func count(name, s string, def int, min int) (int, error) {
-	if strings.TrimSpace(s) == "" {
-		return def, nil
-	}
-	v, err := parse.Int(s)
-	if err != nil {
-		return 0, fmt.Errorf("--%s: %w", name, err)
-	}
-	if v < int64(min) || v > 1<<31 {
-		return 0, fmt.Errorf("--%s %s: must be a whole number from %d to %d", name, s, min, 1<<31)
-	}
-	return int(v), nil
-}
-
+// resolve checks the shared flags together and turns them into a session.
+// Everything that can be checked before the first run is checked here.
 func (b *benchFlags) resolve() (*session, error) {
 	s := &session{}
 	o := &s.opts
-	var err error
-	if o.Warmup, err = count("warmup", b.warmup, 0, 0); err != nil {
+	if err := b.checkRunCounts(); err != nil {
 		return nil, err
 	}
-	if o.Runs, err = count("runs", b.runs, 0, 1); err != nil {
-		return nil, err
+	o.Warmup, o.MinRuns, o.MaxRuns, o.MinTime = b.warmup, b.minRuns, b.maxRuns, b.minTime
+	if o.MinTime == 0 {
+		o.MinTime = -1 // --min-time 0: no time budget, --min-runs runs (harness: negative disables)
 	}
-	if o.MinRuns, err = count("min-runs", b.minRuns, 10, 1); err != nil {
-		return nil, err
-	}
-	if o.MaxRuns, err = count("max-runs", b.maxRuns, 0, 1); err != nil {
-		return nil, err
+	if b.flags.Changed("runs") {
+		o.Runs = b.runs
 	}
 	if o.MaxRuns > 0 && o.MaxRuns < o.MinRuns {
-		if b.minRuns != "10" {
-			return nil, fmt.Errorf("--max-runs %d is below --min-runs %d", o.MaxRuns, o.MinRuns)
-		}
-		o.MinRuns = o.MaxRuns
+		o.MinRuns = o.MaxRuns // only --max-runs was given: it lowers the default minimum
 	}
-	if o.MinTime, err = parse.Duration(b.minTime); err != nil {
-		return nil, fmt.Errorf("--min-time: %w", err)
-	}
-	if b.timeout != "" {
-		if o.Timeout, err = parse.Duration(b.timeout); err != nil {
-			return nil, fmt.Errorf("--timeout: %w", err)
+	if b.flags.Changed("timeout") {
+		if b.timeout < minTimeout {
+			return nil, fmt.Errorf("--timeout %v is below the minimum %v: a worker needs about that long to start and report (accepted: %v or more)", b.timeout, minTimeout, minTimeout)
 		}
-		if o.Timeout <= 0 {
-			return nil, fmt.Errorf("--timeout %s: must be positive", b.timeout)
-		}
+		o.Timeout = b.timeout
 	}
+	var err error
 	if o.Order, err = harness.ParseOrder(b.order); err != nil {
 		return nil, fmt.Errorf("--order: %w", err)
 	}
@@ -156,12 +158,21 @@ func (b *benchFlags) resolve() (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--style: %w", err)
 	}
-	if b.pin != "" {
-		if _, err := harness.ParseCPUList(b.pin); err != nil {
-			return nil, fmt.Errorf("--pin: %w", err)
+	if b.flags.Changed("pin") {
+		if err := checkPin(b.pin); err != nil {
+			return nil, fmt.Errorf("--pin %s: %w", b.pin, err)
 		}
 	}
+	if b.flags.Changed("parameter-step-size") && !b.flags.Changed("parameter-scan") {
+		return nil, fmt.Errorf("--parameter-step-size needs --parameter-scan NAME MIN MAX")
+	}
 	s.exports = b.exports()
+	if err := checkExports(s.exports); err != nil {
+		return nil, err
+	}
+	if b.showOutput {
+		o.ShowOutput = os.Stderr
+	}
 	// Human output goes to stdout unless an export does.
 	s.out = os.Stdout
 	for _, e := range s.exports {
@@ -203,43 +214,31 @@ func (b *benchFlags) resolve() (*session, error) {
 	return s, nil
 }
 
+// checkRunCounts refuses run-count flags that contradict each other, as
+// hyperfine does. Only flags the user gave are compared: the default
+// --min-runs gives way to a smaller --max-runs or --runs.
+func (b *benchFlags) checkRunCounts() error {
+	given := b.flags.Changed
+	if given("runs") {
+		if given("max-runs") && b.runs > b.maxRuns {
+			return fmt.Errorf("--runs %d is above --max-runs %d: give one of them, or --runs at most %d", b.runs, b.maxRuns, b.maxRuns)
+		}
+		if given("min-runs") && b.runs < b.minRuns {
+			return fmt.Errorf("--runs %d is below --min-runs %d: give one of them, or --runs at least %d", b.runs, b.minRuns, b.minRuns)
+		}
+	}
+	if given("min-runs") && given("max-runs") && b.maxRuns < b.minRuns {
+		return fmt.Errorf("--max-runs %d is below --min-runs %d: accepted: --min-runs <= --max-runs", b.maxRuns, b.minRuns)
+	}
+	return nil
+}
+
 // workerArgs are the worker flags every benchmark shares.
 func (b *benchFlags) workerArgs() []string {
 	if b.pin != "" {
 		return []string{"--pin", b.pin}
 	}
 	return nil
-}
-
-// scan expands --parameter-list flags into configurations: each is a list of
-// (name, value) settings, the cartesian product in flag order.
-func scan(lists []string, canon func(string) (string, error)) ([][][2]string, []string, error) {
-	configs := [][][2]string{nil}
-	var varied []string
-	seen := map[string]bool{}
-	for _, l := range lists {
-		name, values, err := parse.ParameterList(l)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--parameter-list: %w", err)
-		}
-		if name, err = canon(name); err != nil {
-			return nil, nil, fmt.Errorf("--parameter-list %s: %w", l, err)
-		}
-		if seen[name] {
-			return nil, nil, fmt.Errorf("--parameter-list: %s is scanned twice", name)
-		}
-		seen[name] = true
-		varied = append(varied, name)
-		var next [][][2]string
-		for _, c := range configs {
-			for _, v := range values {
-				nc := append(append([][2]string(nil), c...), [2]string{name, v})
-				next = append(next, nc)
-			}
-		}
-		configs = next
-	}
-	return configs, varied, nil
 }
 
 // label names a configuration: the cell, plus the scanned parameters.

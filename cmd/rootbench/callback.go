@@ -13,7 +13,8 @@ import (
 
 func newCallbackCmd() *cobra.Command {
 	var bf benchFlags
-	var variants, handles, threads, calls string
+	var variants, handles string
+	threads, calls := callbackFlag("threads", "1"), callbackFlag("calls", "1_000_000")
 	cmd := &cobra.Command{
 		Use:   "callback [flags]",
 		Short: "Measure calls from C threads into Go: direct, through a dispatcher, with and without handles",
@@ -26,7 +27,7 @@ call carry a handle the Go side resolves to a Go object.
 
 Each variant is one benchmark on the same harness as 'rootbench run': worker
 processes, interleaved runs, statistics, relative table, exports.`,
-		Example: `  rootbench callback --variant plain,cthread,pipe,spin,channel --calls 1_000_000 --runs 5
+		Example: `  rootbench callback --variant plain,cthread,pipe,spin,channel --calls 1_000_000 -r 5
   rootbench callback --variant cthread --handle none,cgo-handle,boxroot-handle --threads 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -37,7 +38,7 @@ processes, interleaved runs, statistics, relative table, exports.`,
 			if err != nil {
 				return usageError(err)
 			}
-			if err := planCallback(s, &bf, variants, handles, threads, calls); err != nil {
+			if err := planCallback(s, &bf, variants, handles, threads.text, calls.text); err != nil {
 				return usageError(err)
 			}
 			return s.execute(cmd.Context())
@@ -46,10 +47,18 @@ processes, interleaved runs, statistics, relative table, exports.`,
 	f := cmd.Flags()
 	f.StringVar(&variants, "variant", strings.Join(callback.Variants(), ","), "comma-separated variants: "+strings.Join(callback.Variants(), ", "))
 	f.StringVar(&handles, "handle", "none", "comma-separated handle kinds each call carries: "+strings.Join(callback.Handles(), ", "))
-	f.StringVar(&threads, "threads", "1", "C threads calling at once (total throughput)")
-	f.StringVar(&calls, "calls", "1_000_000", "calls per run, over all threads (accepts 10_000_000)")
+	f.Var(threads, "threads", "C threads calling at once (total throughput)")
+	f.Var(calls, "calls", "calls per run, over all threads")
 	bf.register(cmd)
 	return cmd
+}
+
+// callbackFlag is a numeric callback parameter, checked by callback.Params.Set.
+func callbackFlag(name, def string) *checkedValue {
+	return &checkedValue{text: def, typ: "int", check: func(s string) error {
+		p := callback.DefaultParams()
+		return p.Set(name, s)
+	}}
 }
 
 func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls string) error {
@@ -68,7 +77,11 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 	if err := base.Set("calls", calls); err != nil {
 		return fmt.Errorf("--calls: %w", err)
 	}
-	configs, varied, err := scan(bf.paramLists, func(name string) (string, error) {
+	lists, err := bf.parameterLists()
+	if err != nil {
+		return err
+	}
+	configs, varied, err := scan(lists, func(name string) (string, error) {
 		switch name {
 		case "threads", "calls":
 			return name, nil
@@ -103,6 +116,9 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 				bs = append(bs, harness.Benchmark{Cell: p.Variant, Label: label(p.Variant, params, varied), Params: params, Args: args})
 			}
 		}
+	}
+	if err := bf.nameBenchmarks(bs); err != nil {
+		return err
 	}
 	s.opts.Benchmarks = bs
 	s.opts.Workload = "callback"

@@ -55,20 +55,48 @@ behind a small token that can cross into C or sit in another goroutine's queue
 (runtime/cgo.Handle, handle tables, heap boxes, a Go port of OCaml's boxroot).
 
 Every measured run is a fresh worker process; runs of different cells are
-interleaved; every sample is kept and can be exported, compared and reported.`,
+interleaved; every sample is kept and can be exported, compared and reported.
+
+Exit status: 0 success, 1 a run failed or a regression was found, 2 bad input
+(refused before anything runs), 130 interrupted (143 on SIGTERM).
+
+Shell completion: 'rootbench completion bash|zsh|fish|powershell --help' says
+how to load it, e.g. source <(rootbench completion bash).`,
+		// Version makes cobra answer --version; the template prints it all.
+		Version:       "version",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Flags().BoolP("version", "V", false, "print the version, VCS revision, Go version and build features")
+	root.SetVersionTemplate(versionText())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
+		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(), newListCmd(), newCompareCmd(), newReportCmd(),
+	root.AddCommand(newRunCmd(), newListCmd(), withUsageOnMissingArgs(newCompareCmd()), newReportCmd(),
 		newCallbackCmd(), newVersionCmd(), newWorkerCmd())
 	return root
 }
 
+// withUsageOnMissingArgs makes a command that takes files answer a bare
+// invocation with its usage line, not a count of missing arguments.
+func withUsageOnMissingArgs(cmd *cobra.Command) *cobra.Command {
+	check := cmd.Args
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErrorf("%s needs results files: usage: %s", c.Name(), c.UseLine())
+		}
+		if check != nil {
+			return check(c, args)
+		}
+		return nil
+	}
+	return cmd
+}
+
 func main() {
-	err := newRootCmd().Execute()
+	root := newRootCmd()
+	root.SetArgs(expandMultiArgFlags(root, os.Args[1:]))
+	err := root.Execute()
 	if err == nil {
 		return
 	}

@@ -21,7 +21,6 @@ spot drift, and the GC table. Several files (several machines, say) appear side
 by side, each with its metadata.`,
 		Example: `  rootbench report results/msgpass.json -o results
   rootbench report laptop.json server.json -o /tmp/report`,
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
@@ -43,6 +42,7 @@ by side, each with its metadata.`,
 			return nil
 		},
 	}
+	withUsageOnMissingArgs(cmd)
 	cmd.Flags().StringVarP(&dir, "output", "o", "", "folder for REPORT.md and the charts (created if needed)")
 	return cmd
 }

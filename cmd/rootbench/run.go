@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
@@ -19,24 +20,35 @@ import (
 const defaultNIters = 2_000
 
 // workloadFlag is one message-passing parameter: its flag, the OCaml
-// benchmark's environment variable, and its help.
+// benchmark's environment variable, its help, and the flag's value (checked
+// by msgpass.Params.Set when given, applied after the environment).
 type workloadFlag struct {
 	name, env, help string
-	value           string
+	typ             string // "int" or the enum's kind, shown in --help
+	value           checkedValue
 }
 
 func msgpassFlags() []*workloadFlag {
-	return []*workloadFlag{
-		{name: "scheduler", env: "SCHEDULER", help: "parallel, concurrent or sequential (case-insensitive)"},
-		{name: "max-delay", env: "MAX_DELAY", help: "a producer waits for its batches to be consumed every this many batches; <= 0 disables"},
-		{name: "niters", env: "NITERS", help: "batches per producer (accepts 100_000)"},
-		{name: "batch-size", env: "BATCH_SIZE", help: "cells per batch"},
-		{name: "producers", env: "PRODUCERS", help: "producer workers (1 to 64)"},
-		{name: "consumers", env: "CONSUMERS", help: "consumer workers (1 to 64)"},
-		{name: "payload", env: "PAYLOAD", help: "static (pointers into a preallocated table) or fresh (a new heap object per cell)"},
-		{name: "queue", env: "QUEUE", help: "shared (one Treiber stack) or per-consumer (one queue per consumer)"},
-		{name: "max-outstanding", env: "MAX_OUTSTANDING", help: "back-pressure: at most this many cells in flight; 0 disables"},
+	wfs := []*workloadFlag{
+		{name: "scheduler", env: "SCHEDULER", typ: "name", help: "parallel, concurrent or sequential (case-insensitive)"},
+		{name: "max-delay", env: "MAX_DELAY", typ: "int", help: "a producer waits for its batches to be consumed every this many batches; <= 0 disables"},
+		{name: "niters", env: "NITERS", typ: "int", help: "batches per producer"},
+		{name: "batch-size", env: "BATCH_SIZE", typ: "int", help: "cells per batch"},
+		{name: "producers", env: "PRODUCERS", typ: "int", help: "producer workers (1 to 64)"},
+		{name: "consumers", env: "CONSUMERS", typ: "int", help: "consumer workers (1 to 64)"},
+		{name: "payload", env: "PAYLOAD", typ: "name", help: "static (pointers into a preallocated table) or fresh (a new heap object per cell)"},
+		{name: "queue", env: "QUEUE", typ: "name", help: "shared (one Treiber stack) or per-consumer (one queue per consumer)"},
+		{name: "max-outstanding", env: "MAX_OUTSTANDING", typ: "int", help: "back-pressure: at most this many cells in flight; 0 disables"},
 	}
+	def := defaultMsgpassParams().Map()
+	for _, w := range wfs {
+		name := w.name
+		w.value = checkedValue{text: def[name], typ: w.typ, check: func(s string) error {
+			p := defaultMsgpassParams()
+			return p.Set(name, s)
+		}}
+	}
+	return wfs
 }
 
 func defaultMsgpassParams() msgpass.Params {
@@ -45,11 +57,31 @@ func defaultMsgpassParams() msgpass.Params {
 	return p
 }
 
+// runFlags are `rootbench run`'s own flags (benchFlags holds the shared ones).
+type runFlags struct {
+	cells     string
+	workload  []*workloadFlag
+	maxMemory int64
+}
+
+const envRule = `Parameters default to the OCaml benchmark's environment variables, so this works
+verbatim:
+
+  SCHEDULER=Parallel MAX_DELAY=128 NITERS=100_000 BATCH_SIZE=1024 CELL=boxroot rootbench run
+
+A flag beats its environment variable, but every variable that is set must be
+valid, even when a flag overrides it: NITERS=abc, CELL=nosuch or CELL= (empty)
+is an error with or without --niters or --cell. Numbers accept '_' separators.
+
+Before the first run, the plan is checked: each configuration's peak memory is
+estimated (cells in flight x bytes per cell, doubled for the GC, plus the
+worker itself; see workload/msgpass/memory.go) and a plan beyond the memory
+available (MemAvailable in /proc/meminfo) is refused; --max-memory SIZE sets
+the limit instead, 0 turns the check off.`
+
 func newRunCmd() *cobra.Command {
 	var bf benchFlags
-	var cells string
-	wfs := msgpassFlags()
-	def := defaultMsgpassParams().Map()
+	rf := runFlags{workload: msgpassFlags()}
 	cmd := &cobra.Command{
 		Use:   "run [flags]",
 		Short: "Run the message-passing benchmark on one or more cells",
@@ -58,15 +90,11 @@ cells and push them on a lock-free stack; consumers pop them, check every value 
 delete the cells. Each measured run is a fresh worker process; runs of different
 cells are interleaved.
 
-Parameters default to the OCaml benchmark's environment variables, so this works
-verbatim:
-
-  SCHEDULER=Parallel MAX_DELAY=128 NITERS=100_000 BATCH_SIZE=1024 CELL=boxroot rootbench run
-
-A flag beats its environment variable. Numbers accept '_' separators.`,
+` + envRule,
 		Example: `  rootbench run
-  rootbench run --cell ocaml,boxroot,ref,cgo-handle --niters 2000 --runs 5
-  rootbench run --cell boxroot,ref --parameter-list batch-size=16,256,4096 --export-json r.json
+  rootbench run --cell ocaml,boxroot,ref,cgo-handle --niters 2000 -r 5
+  rootbench run -w 1 -r 3 -L batch-size 256,1024 --niters 200
+  rootbench run --cell boxroot -P batch-size 256 1024 -D 256 --export-json r.json
   rootbench run --cell all --gc-table --export-markdown results.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -74,72 +102,62 @@ A flag beats its environment variable. Numbers accept '_' separators.`,
 			if err != nil {
 				return usageError(err)
 			}
-			if err := planMsgpass(s, &bf, cells, cmd.Flags().Changed("cell"), wfs, cmd); err != nil {
+			note, err := planMsgpass(s, &bf, &rf, cmd.Flags())
+			if err != nil {
 				return usageError(err)
+			}
+			if note != "" {
+				fmt.Fprintf(os.Stderr, "rootbench: %s\n", note)
 			}
 			return s.execute(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cells, "cell", "", "comma-separated cells to compare, or all (env CELL; default: every available cell; see 'rootbench list')")
-	for _, w := range wfs {
-		f.StringVar(&w.value, w.name, "", fmt.Sprintf("%s (env %s; default %s)", w.help, w.env, def[w.name]))
+	f.StringVar(&rf.cells, "cell", "", "comma-separated cells to compare, or all (env CELL; default: every available cell; see 'rootbench list')")
+	for _, w := range rf.workload {
+		f.Var(&w.value, w.name, fmt.Sprintf("%s (env %s)", w.help, w.env))
 	}
+	f.Var(&sizeValue{&rf.maxMemory}, "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
 	bf.register(cmd)
 	return cmd
 }
 
-// planMsgpass resolves cells and workload parameters into benchmarks.
-func planMsgpass(s *session, bf *benchFlags, cellFlag string, cellChanged bool, wfs []*workloadFlag, cmd *cobra.Command) error {
-	base := defaultMsgpassParams()
-	// Environment first, then flags.
-	for _, w := range wfs {
-		if v, ok := os.LookupEnv(w.env); ok && strings.TrimSpace(v) != "" {
-			if err := base.Set(w.name, v); err != nil {
-				return fmt.Errorf("environment %s=%s: %w", w.env, v, err)
-			}
-		}
-	}
-	for _, w := range wfs {
-		if cmd.Flags().Changed(w.name) {
-			if err := base.Set(w.name, w.value); err != nil {
-				return fmt.Errorf("--%w", err) // Set names the parameter: "--niters: ..."
-			}
-		}
-	}
-	cellList := cellFlag
-	if !cellChanged {
-		cellList = os.Getenv("CELL")
-	}
-	var entries []impls.Entry
-	if strings.TrimSpace(cellList) == "" {
-		entries = impls.Default()
-	} else {
-		names, err := parse.List(cellList)
-		if err != nil {
-			return fmt.Errorf("--cell: %w", err)
-		}
-		if entries, err = impls.Resolve(names); err != nil {
-			return fmt.Errorf("--cell: %w", err)
-		}
-	}
-	configs, varied, err := scan(bf.paramLists, msgpass.CanonicalName)
+// planMsgpass resolves cells and workload parameters into benchmarks and
+// checks the plan. The note, when not empty, says which cells "all" left out.
+func planMsgpass(s *session, bf *benchFlags, rf *runFlags, flags *pflag.FlagSet) (note string, err error) {
+	base, err := rf.params(flags)
 	if err != nil {
-		return err
+		return "", err
 	}
+	entries, note, err := rf.cellEntries(flags)
+	if err != nil {
+		return "", err
+	}
+	lists, err := bf.parameterLists()
+	if err != nil {
+		return "", err
+	}
+	configs, varied, err := scan(lists, msgpass.CanonicalName)
+	if err != nil {
+		return "", err
+	}
+	limit, limitFrom := memoryLimit(rf.maxMemory, flags.Changed("max-memory"))
 	var bs []harness.Benchmark
 	for _, c := range configs {
 		p := base
 		for _, kv := range c {
 			if err := p.Set(kv[0], kv[1]); err != nil {
-				return fmt.Errorf("--parameter-list %s=%s: %w", kv[0], kv[1], err)
+				return "", fmt.Errorf("--parameter-list %s=%s: %w", kv[0], kv[1], err)
 			}
 		}
 		if err := p.Validate(); err != nil {
 			if len(c) > 0 {
-				return fmt.Errorf("configuration %v: %w", c, err)
+				return "", fmt.Errorf("configuration %v: %w", c, err)
 			}
-			return err
+			return "", err
+		}
+		if err := checkMemory(p, c, limit, limitFrom); err != nil {
+			return "", err
 		}
 		params := p.Map()
 		for _, e := range entries {
@@ -153,9 +171,96 @@ func planMsgpass(s *session, bf *benchFlags, cellFlag string, cellChanged bool, 
 			})
 		}
 	}
+	if err := bf.nameBenchmarks(bs); err != nil {
+		return "", err
+	}
 	s.opts.Benchmarks = bs
 	s.opts.Workload = "msgpass"
 	s.opts.Unit = "cell"
 	s.opts.Params = commonParams(bs)
-	return nil
+	return note, nil
+}
+
+// params returns the workload parameters: the defaults, then the
+// environment, then the flags. Every variable that is set must be valid,
+// whether a flag overrides it or not.
+func (rf *runFlags) params(flags *pflag.FlagSet) (msgpass.Params, error) {
+	p := defaultMsgpassParams()
+	for _, w := range rf.workload {
+		if v, ok := os.LookupEnv(w.env); ok {
+			if err := p.Set(w.name, v); err != nil {
+				return p, fmt.Errorf("environment %s=%s: %w", w.env, v, err)
+			}
+		}
+	}
+	for _, w := range rf.workload {
+		if flags.Changed(w.name) {
+			if err := p.Set(w.name, w.value.text); err != nil {
+				return p, fmt.Errorf("--%w", err) // Set names the parameter: "--niters: ..."
+			}
+		}
+	}
+	return p, nil
+}
+
+// cellEntries returns the cells to run: --cell, else CELL, else the default
+// set. CELL must be valid when set, even when --cell overrides it.
+func (rf *runFlags) cellEntries(flags *pflag.FlagSet) ([]impls.Entry, string, error) {
+	env, envSet := os.LookupEnv("CELL")
+	var entries []impls.Entry
+	var note string
+	if envSet {
+		var err error
+		if entries, note, err = resolveCells(env); err != nil {
+			return nil, "", fmt.Errorf("environment CELL=%s: %w", env, err)
+		}
+	}
+	switch {
+	case flags.Changed("cell"):
+		entries, note, err := resolveCells(rf.cells)
+		if err != nil {
+			return nil, "", fmt.Errorf("--cell: %w", err)
+		}
+		return entries, note, nil
+	case envSet:
+		return entries, note, nil
+	}
+	return impls.Default(), leftOutNote("the default cell set"), nil
+}
+
+// resolveCells resolves a --cell (or CELL) list; an empty list is an error,
+// not "every cell". The note says which cells "all" left out.
+func resolveCells(list string) ([]impls.Entry, string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, "", fmt.Errorf("empty cell list %q: accepted: comma-separated cells (see 'rootbench list') or all", list)
+	}
+	names, err := parse.List(list)
+	if err != nil {
+		return nil, "", err
+	}
+	entries, err := impls.Resolve(names)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, n := range names {
+		if strings.EqualFold(strings.TrimSpace(n), "all") {
+			return entries, leftOutNote("--cell all"), nil
+		}
+	}
+	return entries, "", nil
+}
+
+// leftOutNote says which listed cells this build cannot run, in one line,
+// or returns "" when it runs them all.
+func leftOutNote(what string) string {
+	var out []string
+	for _, e := range impls.All() {
+		if !e.Available() {
+			out = append(out, fmt.Sprintf("%s (%s)", e.Name, e.Unavailable))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s leaves out %s", what, strings.Join(out, ", "))
 }

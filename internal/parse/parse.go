@@ -176,3 +176,63 @@ func ParameterList(s string) (name string, values []string, err error) {
 	}
 	return n, values, nil
 }
+
+const sizeAccepted = `accepted: a whole number of bytes, '_' allowed between digits, with an optional unit B, KiB, MiB, GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of 1000), e.g. 512MiB or 8GB`
+
+// sizeUnits are the units Size accepts, matched case-sensitively except that
+// K, M, G, T alone and with "iB" are binary, as most tools write them.
+var sizeUnits = []struct {
+	suffix string
+	factor int64
+}{
+	{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"KB", 1e3},
+	{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"k", 1 << 10},
+	{"B", 1},
+}
+
+// Size parses an amount of memory: a whole number of bytes ('_' allowed
+// between digits) with an optional unit: B, KiB, MiB, GiB, TiB (powers of
+// 1024; K, M, G, T alone mean the same) or kB, MB, GB, TB (powers of 1000).
+// "512MiB", "8GB", "1_000_000". Negative sizes and sizes beyond int64 are
+// rejected.
+func Size(s string) (int64, error) {
+	num, factor := s, int64(1)
+	for _, u := range sizeUnits {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			num, factor = strings.TrimSpace(n), u.factor
+			break
+		}
+	}
+	digits, ok := stripUnderscores(num)
+	if !ok || digits[0] == '-' || digits[0] == '+' {
+		return 0, fmt.Errorf("invalid size %q: %s", s, sizeAccepted)
+	}
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || v > math.MaxInt64/factor {
+		return 0, fmt.Errorf("size %q is too large: at most %d bytes", s, int64(math.MaxInt64))
+	}
+	return v * factor, nil
+}
+
+// FormatBytes writes a byte count with a binary unit and three significant
+// digits or so: 512 B, 1.50 KiB, 20.0 MiB, 1.25 TiB.
+func FormatBytes(n int64) string {
+	if n < 1024 && n > -1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	v := float64(n)
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := -1
+	for math.Abs(v) >= 1024 && i+1 < len(units) {
+		v /= 1024
+		i++
+	}
+	switch {
+	case math.Abs(v) >= 100:
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	case math.Abs(v) >= 10:
+		return fmt.Sprintf("%.1f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.2f %s", v, units[i])
+}

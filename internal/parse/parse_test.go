@@ -218,3 +218,54 @@ func FuzzParameterList(f *testing.F) {
 		}
 	})
 }
+
+func TestSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"0", 0},
+		{"1_000", 1000},
+		{"512B", 512},
+		{"2KiB", 2048},
+		{"2K", 2048},
+		{"3MiB", 3 << 20},
+		{"8GB", 8e9},
+		{"8 GiB", 8 << 30},
+		{"1TiB", 1 << 40},
+		{"5kB", 5000},
+	} {
+		got, err := Size(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("Size(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+	for _, in := range []string{"", "-1", "+1", "GiB", "1.5GiB", "1e9", "1PiB", "1_GiB", "99999999999TiB", "9223372036854775808"} {
+		_, err := Size(in)
+		if err == nil {
+			t.Errorf("Size(%q): no error", in)
+			continue
+		}
+		if !strings.Contains(err.Error(), strconv.Quote(in)) {
+			t.Errorf("Size(%q): error %q does not quote the input", in, err)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1536, "1.50 KiB"},
+		{20 << 20, "20.0 MiB"},
+		{300 << 30, "300 GiB"},
+		{5 << 40, "5.00 TiB"},
+	} {
+		if got := FormatBytes(c.in); got != c.want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
