@@ -43,12 +43,16 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 		return errors.New("box chart: no successful run with a unit count to draw")
 	}
 	unit := workUnit(files[0])
-	p := newPlot(cfg.titled(fmt.Sprintf("Time per %s of every run", unit)), "", "")
-	scale := ""
+	// The box's meaning goes in a second title line: gonum centres an
+	// axis label on the arithmetic middle of its range, which a long label
+	// on a log axis pushes off the chart.
+	p := newPlot(cfg.titled(fmt.Sprintf("Time per %s of every run", unit))+
+		"\nbox: quartiles and median; whiskers: furthest run within 1.5 IQR; points: runs beyond", "ns per "+unit, "")
 	if valueAxis(&p.X, lo, hi, false) {
-		scale = ", log scale"
+		p.X.Label.Text += ", log scale"
+	} else if p.X.Min > 0 {
+		p.X.Label.Text += " (axis from " + formatTick(p.X.Min) + ", not 0)"
 	}
-	p.X.Label.Text = fmt.Sprintf("ns per %s%s (box: quartiles and median; whiskers: furthest run within 1.5 IQR)", unit, scale)
 	n, m := len(labels), len(files)
 	row := rowPitch * vg.Length(max(1, m))
 	boxW := rowPitch * 0.7

@@ -235,7 +235,7 @@ func TestErrors(t *testing.T) {
 	}
 	check("all failed bars", Bars([]*harness.File{failed}, filepath.Join(dir, "x.png")), "no successful run")
 	check("all failed boxes", Boxes([]*harness.File{failed}, filepath.Join(dir, "x.png")), "no successful run")
-	check("all failed progression", Progression(failed, filepath.Join(dir, "x.png"), WithLabels(SeriesGroups(failed)[0].Labels)), "no successful run")
+	check("all failed progression", Progression(failed, filepath.Join(dir, "x.png"), WithLabels([]string{"ocaml batch-size=16"})), "no successful run")
 	check("all failed scan", Scan(failed, "batch-size", filepath.Join(dir, "x.png")), "no successful run")
 }
 
@@ -448,6 +448,11 @@ func TestSeriesGroups(t *testing.T) {
 	}
 	if len(got) != 3 || len(seen) != len(g.Results) {
 		t.Errorf("%d groups covering %d of %d configurations, want 3 covering all", len(got), len(seen), len(g.Results))
+	}
+	// Costs 100× apart: apart on charts, whatever their number.
+	cb := SeriesGroups(callbackFile(1))
+	if len(cb) != 2 || !slices.Equal(cb[1].Labels, []string{"pipe", "channel"}) || !strings.HasPrefix(cb[1].Name, "medians ") {
+		t.Errorf("SeriesGroups(callback) = %+v, want the slow variants on a chart of their own", cb)
 	}
 	// No varying parameter to split by: consecutive chunks.
 	for i := range g.Results {

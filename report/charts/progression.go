@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -82,16 +83,28 @@ type Group struct {
 	Labels []string
 }
 
-// SeriesGroups splits f's configurations into groups of at most MaxSeries
-// for the charts that draw one series per configuration (Progression): one
-// group when they all fit; else one group per value of the varying
-// parameter that needs the fewest groups of at most MaxSeries each; else
-// consecutive runs of MaxSeries configurations.
+// SeriesGroups splits f's configurations into the groups a line chart of
+// one series per configuration (Progression) can show: first where one log
+// axis could not show their spread (ScaleGroups), then each such group into
+// groups of at most MaxSeries: one group when they fit; else one group per
+// value of the varying parameter that needs the fewest groups of at most
+// MaxSeries each; else consecutive runs of MaxSeries configurations. A
+// group's Name joins what its members share; one group for the whole file
+// is unnamed.
 func SeriesGroups(f *harness.File) []Group {
-	if f == nil || len(f.Results) == 0 {
-		return nil
+	var out []Group
+	for _, sg := range ScaleGroups(f) {
+		for _, g := range splitSeries(f, sg.Labels) {
+			g.Name = join("; ", sg.Name, g.Name)
+			out = append(out, g)
+		}
 	}
-	labels := labelsOf([]*harness.File{f})
+	return out
+}
+
+// splitSeries splits labels, configurations of f, into groups of at most
+// MaxSeries (see SeriesGroups).
+func splitSeries(f *harness.File, labels []string) []Group {
 	if len(labels) <= MaxSeries {
 		return []Group{{Labels: labels}}
 	}
@@ -99,21 +112,18 @@ func SeriesGroups(f *harness.File) []Group {
 	for _, k := range varying(f) {
 		var groups []Group
 		at := map[string]int{}
-		for i := range f.Results {
-			r := &f.Results[i]
-			v := params(f, r)[k]
+		for _, l := range labels {
+			v := params(f, find(f, l))[k]
 			g, ok := at[v]
 			if !ok {
 				g = len(groups)
 				at[v] = g
 				groups = append(groups, Group{Name: k + "=" + v})
 			}
-			if !slices.Contains(groups[g].Labels, r.Label) {
-				groups[g].Labels = append(groups[g].Labels, r.Label)
-			}
+			groups[g].Labels = append(groups[g].Labels, l)
 		}
 		fits := !slices.ContainsFunc(groups, func(g Group) bool { return len(g.Labels) > MaxSeries })
-		if fits && (best == nil || len(groups) < len(best)) {
+		if fits && len(groups) > 1 && (best == nil || len(groups) < len(best)) {
 			best = groups
 		}
 	}
@@ -129,4 +139,15 @@ func SeriesGroups(f *harness.File) []Group {
 		})
 	}
 	return out
+}
+
+// join joins the non-empty parts with sep.
+func join(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }
