@@ -343,3 +343,19 @@ func TestMdTableEscapesAndAligns(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		tool harness.Tool
+		want string
+	}{
+		{harness.Tool{Version: "v0.1.0", Revision: "abc1234"}, "v0.1.0 (abc1234)"},
+		{harness.Tool{Version: "v0.0.0-20261202165221-d71b328bad32+dirty", Revision: "d71b328bad323244081afb2526506aa6a8bdf63e", Modified: true}, "d71b328bad32 **modified**"},
+		{harness.Tool{Version: "(devel)"}, "(devel)"},
+		{harness.Tool{}, "—"},
+	} {
+		if got := revision(tc.tool); got != tc.want {
+			t.Errorf("revision(%+v) = %q, want %q", tc.tool, got, tc.want)
+		}
+	}
+}

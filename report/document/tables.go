@@ -139,6 +139,9 @@ func gcColumns() []int {
 	return out
 }
 
+// gcNote explains the GC tables, once at the top of the report.
+const gcNote = "Each file's GC table (the one with *gc cycles*) gives medians over each configuration's successful runs: *gc time* is the GC's CPU time on every thread, *gc cpu* its share of the process's CPU, *stopping time* the time taken to stop the world."
+
 // gc writes ONE table for the file: a row per configuration, a column per
 // GC figure (its unit in the header), each cell the median over the
 // configuration's successful runs, each column with one number of decimals.
@@ -161,8 +164,6 @@ func (d *doc) gc(f *harness.File) {
 	if len(labels) == 0 {
 		return
 	}
-	d.line("GC, median over each configuration's successful runs (*gc time*: the GC's CPU time on every thread; *gc cpu*: its share of the process's CPU; *stopping*: time to stop the world):")
-	d.line("")
 	header := []string{"Configuration"}
 	align := []tw.Align{tw.AlignLeft}
 	for _, k := range cols {
