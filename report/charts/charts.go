@@ -379,13 +379,14 @@ func valueTicks(values []float64) plot.ConstantTicks {
 	return ticks
 }
 
-// formatTick writes a tick value with up to four significant digits and
-// no exponent below a million: 0.5, 20, 1500, 16384.
+// formatTick writes a tick value with up to four significant digits (all
+// the integer digits from 1000 up) and no exponent between 0.001 and a
+// million: 0.5, 20, 1500, 13873, 16384.
 func formatTick(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1e6 || (a < 1e-3 && a > 0):
 		return fmt.Sprintf("%.3g", v)
-	case a >= 1e4 && a == math.Trunc(a):
+	case a >= 1000:
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.4g", v)

@@ -286,6 +286,11 @@ func TestLogTicks(t *testing.T) {
 	if got := labels(52, 58); !slices.Equal(got, []string{"52", "58"}) {
 		t.Errorf("labels(52, 58) = %q: a narrow axis needs its ends labelled", got)
 	}
+	for v, want := range map[float64]string{0.5: "0.5", 7.51: "7.51", 1500: "1500", 13873.4: "13873", 16384: "16384", 2.5e6: "2.5e+06"} {
+		if got := formatTick(v); got != want {
+			t.Errorf("formatTick(%g) = %q, want %q", v, got, want)
+		}
+	}
 }
 
 // Every tick either ticker draws carries a label, lies on the axis, and an
