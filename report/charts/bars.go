@@ -71,7 +71,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	for j := range files {
-		style := StyleOf(j)
+		style := styleOf(j)
 		var errs plotter.XYs
 		var xerr plotter.XErrors
 		var figures plotter.XYLabels

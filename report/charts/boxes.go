@@ -60,7 +60,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	for j, f := range files {
-		style := StyleOf(j)
+		style := styleOf(j)
 		for i, l := range labels {
 			r := find(f, l)
 			if r == nil {

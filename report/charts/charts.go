@@ -12,14 +12,16 @@
 //   - Scan: time per unit against a scanned parameter, one line per cell
 //     (and per value of the other varying parameters).
 //
-// What holds for every chart: it is at most MaxWidth wide at its default size
-// (MaxWidthPixels in PNG); it never mixes workloads or units of work (Bars and
-// Boxes refuse files that do); a value axis is logarithmic only when the
-// values span more than wideSpread, and every tick it draws carries a label;
-// series are told apart by colour and dash pattern together (SeriesStyle),
-// distinct for at least MaxSeries series. Every function writes one file,
-// whose extension picks the format, .svg or .png. Output depends only on the
-// input, so regenerating a report from the same results gives the same files.
+// What holds for every chart: it is 22 cm wide at its default size (1299
+// pixels in PNG, under 1600), whatever the number of configurations; it
+// never mixes workloads or units of work (Bars and Boxes refuse files that
+// do); a value axis is logarithmic only when the values span more than
+// wideSpread (10×), and every tick it draws carries a label; series differ
+// in colour or dash pattern (styleOf), for up to 40 series and so for the
+// at most MaxSeries a chart draws. Every function writes one file, whose
+// extension picks the format, .svg or .png. Output depends only on the
+// input, so regenerating a report from the same results gives the same
+// files.
 package charts
 
 import (
@@ -212,12 +214,9 @@ var (
 
 const pngDPI = 150
 
-// MaxWidth is the widest any chart is drawn at its default size, and
-// MaxWidthPixels the same in PNG pixels.
-var (
-	MaxWidth       = chartWidth
-	MaxWidthPixels = int(math.Ceil(float64(chartWidth) / vg.Inch.Points() * pngDPI))
-)
+// maxWidthPixels is the width of every chart in PNG pixels: 22 cm at 150
+// dots per inch, 1299 pixels.
+var maxWidthPixels = int(math.Ceil(float64(chartWidth) / vg.Inch.Points() * pngDPI))
 
 // save renders p, with an optional legend to its right (outside the data,
 // so it never hides any), to path in the format its extension names.

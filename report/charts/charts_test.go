@@ -330,12 +330,12 @@ func TestScanTicksAtScannedValues(t *testing.T) {
 	}
 }
 
-// Every chart fits MaxWidthPixels (at most 1600) at its default size,
+// Every chart fits maxWidthPixels (at most 1600) at its default size,
 // however many configurations it shows: bars and boxes grow downwards.
 func TestWidthAtMost1600(t *testing.T) {
 	t.Parallel()
-	if MaxWidthPixels > 1600 {
-		t.Fatalf("MaxWidthPixels = %d, want at most 1600", MaxWidthPixels)
+	if maxWidthPixels > 1600 {
+		t.Fatalf("maxWidthPixels = %d, want at most 1600", maxWidthPixels)
 	}
 	dir := t.TempDir()
 	g, s := gridFile(2), scanFile(2, "alpha", 1)
@@ -353,8 +353,8 @@ func TestWidthAtMost1600(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		w, h := pngSize(t, p)
-		if w > MaxWidthPixels || w < 600 || h < 400 {
-			t.Errorf("%s: %d×%d pixels, want 600 to %d wide and at least 400 tall", name, w, h, MaxWidthPixels)
+		if w > maxWidthPixels || w < 600 || h < 400 {
+			t.Errorf("%s: %d×%d pixels, want 600 to %d wide and at least 400 tall", name, w, h, maxWidthPixels)
 		}
 		heights[name] = h
 	}
@@ -374,7 +374,7 @@ func TestSeriesDistinguishable(t *testing.T) {
 	const n = 40
 	for i := range n {
 		for j := range i {
-			a, b := StyleOf(i), StyleOf(j)
+			a, b := styleOf(i), styleOf(j)
 			if a.Color == b.Color && slices.Equal(a.Dashes, b.Dashes) {
 				t.Errorf("series %d and %d share colour %v and dash pattern %v", j, i, a.Color, a.Dashes)
 			}

@@ -62,7 +62,7 @@ func Progression(f *harness.File, path string, opts ...Option) error {
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	for i, s := range all {
-		style := StyleOf(i)
+		style := styleOf(i)
 		line, points, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
 			return fmt.Errorf("progression chart %s: %w", s.label, err)

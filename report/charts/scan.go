@@ -145,13 +145,13 @@ func Scan(f *harness.File, param string, path string) error {
 	legend := newLegend()
 	// Colour follows the cell and the dash pattern the other parameters'
 	// values while both fit their palettes; beyond, each series takes the
-	// next StyleOf, distinct for up to 40 series.
+	// next styleOf, distinct for up to 40 series.
 	grid := len(cellIndex) <= len(palette) && len(otherIndex) <= len(dashPatterns)
 	var xs []float64
 	for n, name := range order {
 		pts := series[name]
 		c, o := style[name][0], style[name][1]
-		st := StyleOf(n)
+		st := styleOf(n)
 		if grid {
 			st = gridStyle(c, o, o)
 		}

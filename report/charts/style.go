@@ -9,7 +9,7 @@ import (
 
 // MaxSeries is the most series a line chart draws (SeriesGroups splits a
 // file's configurations into groups of at most this many): every one of
-// them has a SeriesStyle of its own.
+// them has a seriesStyle of its own.
 const MaxSeries = 12
 
 // palette holds ten colours that stay apart from each other and from the
@@ -41,28 +41,28 @@ var glyphShapes = []draw.GlyphDrawer{
 	draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{},
 }
 
-// SeriesStyle is how one series is drawn: a colour, a dash pattern and a
+// seriesStyle is how one series is drawn: a colour, a dash pattern and a
 // point marker.
-type SeriesStyle struct {
+type seriesStyle struct {
 	Color  color.RGBA
 	Dashes []vg.Length
 	Shape  draw.GlyphDrawer
 }
 
-// StyleOf is the style of series i. Series 0 to 9 take the ten colours with
+// styleOf is the style of series i. Series 0 to 9 take the ten colours with
 // solid lines, 10 to 19 the same colours dashed, and so on: the pair (colour,
 // dash pattern) differs between any two of the first len(palette) ×
 // len(dashPatterns) = 40 series. Markers cycle with another period (7), so
 // two series of one colour differ in marker as well.
-func StyleOf(i int) SeriesStyle {
+func styleOf(i int) seriesStyle {
 	return gridStyle(i%len(palette), i/len(palette), i)
 }
 
 // gridStyle is the style of colour c, dash pattern d and marker m (each
 // taken modulo its count): the scan chart gives colour to the cell and dash
 // pattern to the other parameters' values.
-func gridStyle(c, d, m int) SeriesStyle {
-	return SeriesStyle{
+func gridStyle(c, d, m int) seriesStyle {
+	return seriesStyle{
 		Color:  palette[c%len(palette)],
 		Dashes: dashPatterns[d%len(dashPatterns)],
 		Shape:  glyphShapes[m%len(glyphShapes)],
@@ -70,12 +70,12 @@ func gridStyle(c, d, m int) SeriesStyle {
 }
 
 // lineStyle is s as a line of the given width.
-func (s SeriesStyle) lineStyle(width vg.Length) draw.LineStyle {
+func (s seriesStyle) lineStyle(width vg.Length) draw.LineStyle {
 	return draw.LineStyle{Color: s.Color, Width: width, Dashes: s.Dashes}
 }
 
 // glyphStyle is s's marker of the given radius.
-func (s SeriesStyle) glyphStyle(radius vg.Length) draw.GlyphStyle {
+func (s seriesStyle) glyphStyle(radius vg.Length) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: s.Color, Radius: radius, Shape: s.Shape}
 }
 
