@@ -37,8 +37,7 @@ func (d *doc) summary(f *harness.File) {
 	}
 	scale := 1 / unit.Seconds()
 	u := unitOf(f)
-	relHeader, rel := relativeColumn(f)
-	ref := f.ReferenceResult()
+	relHeader, rel, ref := relativeColumn(f)
 
 	header := []string{"Configuration", "Mean ± σ [" + unit.String() + "]", "Median [" + unit.String() + "]",
 		"Min [" + unit.String() + "]", "Max [" + unit.String() + "]", "ns/" + u}
@@ -54,7 +53,7 @@ func (d *doc) summary(f *harness.File) {
 	for i := range f.Results {
 		r := &f.Results[i]
 		label := mdEscape(r.Label)
-		if relHeader != "" && r == ref {
+		if i == ref {
 			label += " (reference)"
 		}
 		ok := report.Successful(r)
@@ -81,30 +80,36 @@ func (d *doc) summary(f *harness.File) {
 }
 
 // relativeColumn is the one place REPORT.md takes relative figures from:
-// the summary's column header and one cell per result of f ("" header: no
-// column). It shows the figures the file carries (harness.Result.Relative
-// and RelativeStddev, against f.Reference) only when every configuration
-// does the same work; when they differ in parameters those figures divide
-// wall times of unequal work, so there is no column and ns/cell compares
-// them. The analysis package's per-group relatives replace this at merge.
-func relativeColumn(f *harness.File) (string, []string) {
+// the summary's column header ("" for no column), one cell per result of f,
+// and the index of the reference result (-1 for none). It shows the figures
+// the file carries (harness.Result.Relative and RelativeStddev, against
+// f.Reference) only when every configuration does the same work; when they
+// differ in parameters those figures divide wall times of unequal work, so
+// there is no column and ns/cell compares them. At merge, the analysis
+// package's per-group relatives (analysis.Relate) replace this body.
+func relativeColumn(f *harness.File) (header string, cells []string, ref int) {
 	if !sameWork(f) {
-		return "", nil
+		return "", nil, -1
 	}
-	ref := f.ReferenceResult()
-	cells := make([]string, len(f.Results))
+	ref = -1
+	refResult := f.ReferenceResult()
+	cells = make([]string, len(f.Results))
 	for i := range f.Results {
 		r := &f.Results[i]
+		isRef := r == refResult
+		if isRef {
+			ref = i
+		}
 		switch {
 		case r.Relative <= 0 || report.Successful(r) == 0:
 			cells[i] = "—"
-		case r == ref:
+		case isRef:
 			cells[i] = fmt.Sprintf("%.2f", r.Relative)
 		default:
 			cells[i] = fmt.Sprintf("%.2f ± %.2f", r.Relative, r.RelativeStddev)
 		}
 	}
-	return "Relative ± σ", cells
+	return "Relative ± σ", cells, ref
 }
 
 // sameWork reports whether every result of f has the same parameters
