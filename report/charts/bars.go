@@ -4,76 +4,28 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/harness"
-	hstats "github.com/rootbench/rootbench/harness/stats"
 )
 
-// labelsOf returns every label of files, in first-seen order.
-func labelsOf(files []*harness.File) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range files {
-		for _, r := range f.Results {
-			if !seen[r.Label] {
-				seen[r.Label] = true
-				out = append(out, r.Label)
-			}
-		}
-	}
-	return out
-}
-
-func find(f *harness.File, label string) *harness.Result {
-	for i := range f.Results {
-		if f.Results[i].Label == label {
-			return &f.Results[i]
-		}
-	}
-	return nil
-}
-
-func checkFiles(files []*harness.File, what string) error {
-	if len(files) == 0 {
-		return fmt.Errorf("%s chart: no results file", what)
-	}
-	for i, f := range files {
-		if f == nil {
-			return fmt.Errorf("%s chart: results file %d is missing", what, i+1)
-		}
-	}
-	return nil
-}
-
-// groupLayout places m series side by side in each of n categories: the
-// canvas width, the bar width, and the x offset of series j (data units).
-func groupLayout(n, m int, legend bool) (w, bar vg.Length, offset func(j int) float64) {
-	w = max(minWidth, vg.Length(n*m)*0.7*vg.Centimeter+5*vg.Centimeter)
-	legendW := vg.Length(0)
-	if legend {
-		legendW = 4 * vg.Centimeter
-		w += legendW
-	}
-	slot := (w - legendW - 3*vg.Centimeter) / vg.Length(n) // data unit, in canvas length
-	const group = 0.8
-	bar = slot * group / vg.Length(m)
-	offset = func(j int) float64 { return -group/2 + (float64(j)+0.5)*group/float64(m) }
-	return w, bar, offset
-}
-
-// Bars writes a bar chart of the mean workload time of every configuration
-// (label) with ±1σ error bars, one bar per file side by side when several
-// files are given (named in a legend). The time axis is logarithmic when
-// the largest mean exceeds 10× the smallest.
+// Bars writes a horizontal bar chart of the mean time per unit of work (ns
+// per cell or per call) of every configuration (label), top to bottom in
+// first-seen order, with ±1σ error bars and the mean written beside each
+// bar. With several files, each configuration gets one bar per file,
+// coloured and named in a legend: the files must share their workload and
+// unit of work. The chart grows in height, not width, with the number of
+// bars; its value axis is logarithmic when the largest mean exceeds
+// wideSpread times the smallest.
 func Bars(files []*harness.File, path string, opts ...Option) error {
 	if err := checkFiles(files, "bars"); err != nil {
 		return err
 	}
 	cfg := newConfig(opts)
-	labels := labelsOf(files)
+	labels := cfg.selected(files)
 	type ms struct {
 		mean, std float64
 		ok        bool
@@ -87,108 +39,117 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := r.WallSeconds()
+			xs := perUnitNs(r)
 			if len(xs) == 0 {
 				continue
 			}
-			d := hstats.Describe(xs)
-			m, s := d.Mean, d.Stddev
+			m, s := meanStd(xs)
 			stats[j][i] = ms{m, s, true}
 			lo, hi = math.Min(lo, m), math.Max(hi, m+s)
 		}
 	}
 	if hi == 0 || math.IsInf(lo, 1) {
-		return errors.New("bars chart: no successful run to draw")
+		return errors.New("bars chart: no successful run with a unit count to draw")
 	}
-	unit, scale := timeUnit(hi)
-	logScale := lo > 0 && hi/lo > wideSpread
+	unit := workUnit(files[0])
+	p := newPlot(cfg.titled(fmt.Sprintf("Mean time per %s (error bars ±1σ)", unit)), "ns per "+unit, "")
+	logScale := valueAxis(&p.X, lo, hi, true)
+	if logScale {
+		p.Title.Text += ", log scale"
+		p.X.Max *= 1.6 // room for the figures beside the bars
+	} else {
+		p.X.Max = hi * 1.15
+	}
+	floor := p.X.Min // where bars start: 0, or the left edge of a log axis
 
-	title := "Mean workload time per configuration (error bars ±1σ)"
-	if logScale {
-		title += ", log scale"
-	}
-	p := newPlot(title, "", "mean time ("+unit+")")
-	multi := len(files) > 1
-	w, barW, offset := groupLayout(len(labels), len(files), multi)
-	var legend = newLegend()
-	floor := 0.0
-	if logScale {
-		floor = math.Pow(10, math.Floor(math.Log10(lo*scale*0.8)))
-	}
+	n, m := len(labels), len(files)
+	row := rowPitch * vg.Length(max(1, m))
+	barW := rowPitch * 0.8
+	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
+	pos := func(i int) float64 { return float64(n - 1 - i) } // first label on top
+
 	p.Add(plotter.NewGrid())
+	legend := newLegend()
 	for j := range files {
-		vals := make(plotter.Values, len(labels))
+		style := styleOf(j)
 		var errs plotter.XYs
-		var yerr plotter.YErrors
+		var xerr plotter.XErrors
+		var figures plotter.XYLabels
 		for i, s := range stats[j] {
 			if !s.ok {
-				continue
+				continue // no bar, not even an empty one
 			}
-			vals[i] = s.mean*scale - floor
-			low := s.std * scale
-			if logScale {
-				// A log axis cannot show the bar reaching below its floor.
-				low = math.Min(low, (s.mean*scale-floor)*0.99)
-			}
-			errs = append(errs, plotter.XY{X: float64(i) + offset(j), Y: s.mean * scale})
-			yerr = append(yerr, struct{ Low, High float64 }{low, s.std * scale})
-		}
-		bars, err := plotter.NewBarChart(vals, barW)
-		if err != nil {
-			return fmt.Errorf("bars chart: %w", err)
-		}
-		bars.XMin = offset(j)
-		bars.Color = seriesColor(j)
-		bars.LineStyle.Width = vg.Points(0.5)
-		if logScale {
-			base, err := plotter.NewBarChart(constant(len(labels), floor), barW)
+			y := pos(i) + offset(j)
+			// One bar per value, stacked on the axis' left edge so that a
+			// log axis draws it from there.
+			base, err := plotter.NewBarChart(plotter.Values{floor}, barW)
 			if err != nil {
 				return fmt.Errorf("bars chart: %w", err)
 			}
-			base.XMin = offset(j)
-			bars.StackOn(base) // drawn from the floor, not from 0
+			base.Horizontal, base.XMin = true, y
+			bar, err := plotter.NewBarChart(plotter.Values{s.mean - floor}, barW)
+			if err != nil {
+				return fmt.Errorf("bars chart: %w", err)
+			}
+			bar.Horizontal = true
+			bar.Color = lighter(style.Color)
+			bar.LineStyle.Color = style.Color
+			bar.LineStyle.Width = vg.Points(0.75)
+			bar.StackOn(base)
+			p.Add(bar)
+			low := s.std
+			if logScale {
+				// A log axis cannot show an error bar reaching below its edge.
+				low = math.Min(low, (s.mean-floor)*0.99)
+			}
+			errs = append(errs, plotter.XY{X: s.mean, Y: y})
+			xerr = append(xerr, struct{ Low, High float64 }{low, s.std})
+			figures.XYs = append(figures.XYs, plotter.XY{X: s.mean + s.std, Y: y})
+			figures.Labels = append(figures.Labels, fourDigits(s.mean))
 		}
-		p.Add(bars)
 		if len(errs) > 0 {
-			eb, err := plotter.NewYErrorBars(errorBars{errs, yerr})
+			eb, err := plotter.NewXErrorBars(xErrorBars{errs, xerr})
 			if err != nil {
 				return fmt.Errorf("bars chart: %w", err)
 			}
 			eb.LineStyle.Width = vg.Points(1)
-			eb.CapWidth = min(barW*0.5, vg.Points(10))
-			p.Add(eb)
+			eb.CapWidth = barW * 0.6
+			text, err := plotter.NewLabels(figures)
+			if err != nil {
+				return fmt.Errorf("bars chart: %w", err)
+			}
+			for k := range text.TextStyle {
+				text.TextStyle[k].Font.Size = 9
+				text.TextStyle[k].YAlign = -0.5 // centred on the bar
+			}
+			text.Offset = vg.Point{X: vg.Points(4)}
+			p.Add(eb, text)
 		}
-		legend.Add(cfg.fileName(files, j), swatch{seriesColor(j)})
+		legend.Add(cfg.fileName(files, j), swatch{lighter(style.Color)})
 	}
-	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
-	if !rotateX(p, labels, w) {
-		// Upright labels fit in their slots: no room to leave for the
-		// first one, as NominalX does (it would detach the axis).
-		p.Y.Padding = 0
+	names := make([]string, n)
+	for i, l := range labels {
+		names[n-1-i] = l
 	}
-	if logScale {
-		logAxis(&p.Y, floor, hi*scale)
-		p.Y.Min = floor
-	} else {
-		p.Y.Min = 0
-	}
-	if !multi {
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	if m == 1 {
 		legend = nil
 	}
-	return save(p, legend, w, chartHeight, path)
+	return save(p, legend, vg.Length(n)*row+frameHeight, path)
 }
 
-func constant(n int, v float64) plotter.Values {
-	out := make(plotter.Values, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
-
-// errorBars feeds plotter.NewYErrorBars.
-type errorBars struct {
+// xErrorBars feeds plotter.NewXErrorBars.
+type xErrorBars struct {
 	plotter.XYs
-	plotter.YErrors
+	plotter.XErrors
+}
+
+// fourDigits writes v with four significant digits (all the integer digits
+// from 1000 up), without exponent: 14063, 187.9, 10.25, 7.510.
+func fourDigits(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
 }

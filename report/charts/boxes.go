@@ -3,6 +3,8 @@ package charts
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -11,80 +13,140 @@ import (
 	"github.com/rootbench/rootbench/harness/stats"
 )
 
-// Boxes writes box plots of every successful run's workload time per
-// configuration (label): the box spans the quartiles with the median
-// inside, whiskers reach the furthest runs within 1.5 IQR, and runs beyond
-// are drawn as points. Several files are drawn side by side, coloured and
-// named in a legend. When the configurations' medians are more than 10×
-// apart (a parameter scan, say), one time axis would flatten every box, so
-// each run is drawn relative to its configuration's median instead (the
-// bars chart shows the magnitudes).
+// Boxes writes horizontal box plots of every successful run's time per unit
+// of work (ns per cell or per call), one box per configuration (label), top
+// to bottom in first-seen order, all on one absolute axis so that
+// configurations compare directly: the box spans the quartiles with the
+// median inside, whiskers reach the furthest runs within 1.5 IQR, and runs
+// beyond are drawn as points. With several files, each configuration gets
+// one box per file, coloured and named in a legend; the files must share
+// their workload and unit of work. The axis is logarithmic when the
+// slowest run exceeds wideSpread times the fastest: a box then shows its
+// runs' relative spread at the same width whatever its magnitude.
 func Boxes(files []*harness.File, path string, opts ...Option) error {
 	if err := checkFiles(files, "box"); err != nil {
 		return err
 	}
 	cfg := newConfig(opts)
-	labels := labelsOf(files)
-	hi := longestRun(files...)
+	labels := cfg.selected(files)
+	lo, hi := math.Inf(1), 0.0
+	for _, f := range files {
+		for _, l := range labels {
+			if r := find(f, l); r != nil {
+				for _, x := range perUnitNs(r) {
+					lo, hi = math.Min(lo, x), math.Max(hi, x)
+				}
+			}
+		}
+	}
 	if hi == 0 {
-		return errors.New("box chart: no successful run to draw")
+		return errors.New("box chart: no successful run with a unit count to draw")
 	}
-	unit, scale := timeUnit(hi)
-	relative := spread(files...) > wideSpread
-
-	title := "Workload time of every run (box: quartiles and median, whiskers: 1.5 IQR)"
-	yLabel := "time (" + unit + ")"
-	if relative {
-		title = "Every run relative to its configuration's median (box: quartiles, whiskers: 1.5 IQR)"
-		yLabel = "time / median"
+	unit := workUnit(files[0])
+	// The box's meaning goes in a second title line: gonum centres an
+	// axis label on the arithmetic middle of its range, which a long label
+	// on a log axis pushes off the chart.
+	p := newPlot(cfg.titled(fmt.Sprintf("Time per %s of every run", unit))+
+		"\nbox: quartiles and median; whiskers: furthest run within 1.5 IQR; points: runs beyond", "ns per "+unit, "")
+	if valueAxis(&p.X, lo, hi, false) {
+		p.X.Label.Text += ", log scale"
+	} else if p.X.Min > 0 {
+		p.X.Label.Text += " (axis from " + formatTick(p.X.Min) + ", not 0)"
 	}
-	p := newPlot(title, "", yLabel)
+	n, m := len(labels), len(files)
+	row := rowPitch * vg.Length(max(1, m))
+	boxW := rowPitch * 0.7
+	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 	p.Add(plotter.NewGrid())
-	multi := len(files) > 1
-	w, boxW, offset := groupLayout(len(labels), len(files), multi)
-	boxW = min(boxW, 2*vg.Centimeter)
 	legend := newLegend()
 	for j, f := range files {
+		style := styleOf(j)
 		for i, l := range labels {
 			r := find(f, l)
 			if r == nil {
 				continue
 			}
-			xs := r.WallSeconds()
+			xs := perUnitNs(r)
 			if len(xs) == 0 {
 				continue
 			}
-			vals := make(plotter.Values, len(xs))
-			k := scale
-			if relative {
-				k = 1 / stats.Median(xs)
-			}
-			for n, x := range xs {
-				vals[n] = x * k
-			}
-			b, err := plotter.NewBoxPlot(boxW, float64(i)+offset(j), vals)
+			b, err := plotter.NewBoxPlot(boxW, float64(n-1-i)+offset(j), plotter.Values(xs))
 			if err != nil {
 				return fmt.Errorf("box chart %s: %w", l, err)
 			}
-			b.FillColor = lighter(seriesColor(j))
-			b.BoxStyle.Color = seriesColor(j)
+			b.Horizontal = true
+			b.FillColor = lighter(style.Color)
+			b.BoxStyle.Color = style.Color
 			b.BoxStyle.Width = vg.Points(1)
+			b.MedianStyle.Color = style.Color
 			b.MedianStyle.Width = vg.Points(2)
 			b.WhiskerStyle.Width = vg.Points(1)
-			b.GlyphStyle.Color = seriesColor(j)
+			b.WhiskerStyle.Dashes = nil
+			b.CapWidth = boxW * 0.5
+			b.GlyphStyle.Color = style.Color
 			p.Add(b)
 		}
-		legend.Add(cfg.fileName(files, j), swatch{lighter(seriesColor(j))})
+		legend.Add(cfg.fileName(files, j), swatch{lighter(style.Color)})
 	}
-	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
-	if !rotateX(p, labels, w) {
-		// Upright labels fit in their slots: no room to leave for the
-		// first one, as NominalX does (it would detach the axis).
-		p.Y.Padding = 0
+	names := make([]string, n)
+	for i, l := range labels {
+		names[n-1-i] = l
 	}
-	if !multi {
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	if m == 1 {
 		legend = nil
 	}
-	return save(p, legend, w, chartHeight, path)
+	return save(p, legend, vg.Length(n)*row+frameHeight, path)
+}
+
+// ScaleGroups splits f's configurations where one log axis could not show
+// their runs' spread: sorted by median time per unit, a new group starts
+// wherever a median exceeds the one before it by more than wideSpread (the
+// callback workload's pipe and channel variants take 100× longer than the
+// others). Each group lists its labels in file order and is named by its
+// range of medians ("medians 62.71 to 273.4 ns per call"); a file that needs no split
+// gives one unnamed group. Configurations without a successful run are
+// left out.
+func ScaleGroups(f *harness.File) []Group {
+	if f == nil {
+		return nil
+	}
+	type med struct {
+		label string
+		ns    float64
+	}
+	var meds []med
+	for i := range f.Results {
+		r := &f.Results[i]
+		if xs := perUnitNs(r); len(xs) > 0 {
+			meds = append(meds, med{r.Label, stats.Median(xs)})
+		}
+	}
+	if len(meds) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(meds)
+	slices.SortStableFunc(sorted, func(a, b med) int { return cmpFloat(a.ns, b.ns) })
+	groupOf := map[string]int{}
+	var bounds [][2]float64
+	for i, m := range sorted {
+		if i == 0 || m.ns > sorted[i-1].ns*wideSpread {
+			bounds = append(bounds, [2]float64{m.ns, m.ns})
+		}
+		g := len(bounds) - 1
+		bounds[g][1] = m.ns
+		groupOf[m.label] = g
+	}
+	groups := make([]Group, len(bounds))
+	for _, m := range meds {
+		g := groupOf[m.label]
+		groups[g].Labels = append(groups[g].Labels, m.label)
+	}
+	if len(groups) > 1 {
+		for g, b := range bounds {
+			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", fourDigits(b[0]), fourDigits(b[1]), workUnit(f))
+		}
+	}
+	return groups
 }

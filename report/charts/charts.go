@@ -1,11 +1,27 @@
-// Package charts draws rootbench results with gonum/plot: bars of the mean
-// time per configuration with ±1σ error bars, box plots of every sample,
-// parameter-scan lines (time per cell against a parameter, log axes) and
-// run-progression charts (time against run index, to spot drift).
+// Package charts draws rootbench results with gonum/plot, always on an
+// absolute scale shared by every implementation: the time per unit of work
+// (ns per cell for the message-passing workload, ns per call for the
+// callback one), never a figure normalised to some configuration.
 //
-// Every function writes one file; the path's extension picks the format,
-// .svg or .png. Output depends only on the input, so regenerating a report
-// from the same results gives the same files.
+//   - Bars: the mean time per unit of each configuration, ±1σ, laid out
+//     horizontally so that any number of configurations fits the width.
+//   - Boxes: every run's time per unit, one box per configuration, likewise.
+//   - Progression: every run's time per unit against its place in the
+//     session, one series per configuration (at most MaxSeries per chart:
+//     SeriesGroups splits the rest), to spot drift.
+//   - Scan: time per unit against a scanned parameter, one line per cell
+//     (and per value of the other varying parameters).
+//
+// What holds for every chart: it is 22 cm wide at its default size (1299
+// pixels in PNG, under 1600), whatever the number of configurations; it
+// never mixes workloads or units of work (Bars and Boxes refuse files that
+// do); a value axis is logarithmic only when the values span more than
+// wideSpread (10×), and every tick it draws carries a label; series differ
+// in colour or dash pattern (styleOf), for up to 40 series and so for the
+// at most MaxSeries a chart draws. Every function writes one file, whose
+// extension picks the format, .svg or .png. Output depends only on the
+// input, so regenerating a report from the same results gives the same
+// files.
 package charts
 
 import (
@@ -15,10 +31,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -26,14 +42,15 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
-	"github.com/rootbench/rootbench/report"
 )
 
 // Option adjusts a chart.
 type Option func(*config)
 
 type config struct {
-	names []string
+	names  []string
+	labels []string
+	title  string
 }
 
 // WithNames names the files of a multi-file chart in its legend (file
@@ -43,12 +60,33 @@ func WithNames(names []string) Option {
 	return func(c *config) { c.names = names }
 }
 
+// WithLabels restricts a chart to the configurations with these labels, in
+// this order (SeriesGroups gives groups that fit one progression chart).
+// Labels absent from every file are ignored.
+func WithLabels(labels []string) Option {
+	return func(c *config) { c.labels = labels }
+}
+
+// WithTitle appends a qualifier to the chart's title, such as the group a
+// progression chart shows ("producers=2").
+func WithTitle(qualifier string) Option {
+	return func(c *config) { c.title = qualifier }
+}
+
 func newConfig(opts []Option) config {
 	var c config
 	for _, o := range opts {
 		o(&c)
 	}
 	return c
+}
+
+// title is base with the WithTitle qualifier, if any.
+func (c config) titled(base string) string {
+	if c.title == "" {
+		return base
+	}
+	return base + ": " + c.title
 }
 
 // fileName is the legend name of file i.
@@ -66,59 +104,124 @@ func (c config) fileName(files []*harness.File, i int) string {
 	return fmt.Sprintf("file %d", i+1)
 }
 
-// spread is how far apart the configurations' medians are: the largest
-// over the smallest (1 with one configuration).
-func spread(files ...*harness.File) float64 {
-	lo, hi := math.Inf(1), 0.0
+// selected returns the labels a chart of files draws: the WithLabels ones
+// present in some file, else every label in first-seen order.
+func (c config) selected(files []*harness.File) []string {
+	all := labelsOf(files)
+	if c.labels == nil {
+		return all
+	}
+	var out []string
+	for _, l := range c.labels {
+		if slices.Contains(all, l) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// labelsOf returns every label of files, in first-seen order.
+func labelsOf(files []*harness.File) []string {
+	var out []string
+	seen := map[string]bool{}
 	for _, f := range files {
-		for i := range f.Results {
-			if m := stats.Median(f.Results[i].WallSeconds()); m > 0 {
-				lo, hi = math.Min(lo, m), math.Max(hi, m)
+		for _, r := range f.Results {
+			if !seen[r.Label] {
+				seen[r.Label] = true
+				out = append(out, r.Label)
 			}
 		}
 	}
-	if hi == 0 {
-		return 1
-	}
-	return hi / lo
+	return out
 }
 
-// longestRun is the longest successful run's workload time, in seconds;
-// 0 when there is no such run (or every one took no time).
-func longestRun(files ...*harness.File) (hi float64) {
-	for _, f := range files {
-		for i := range f.Results {
-			for _, x := range f.Results[i].WallSeconds() {
-				hi = math.Max(hi, x)
-			}
+func find(f *harness.File, label string) *harness.Result {
+	for i := range f.Results {
+		if f.Results[i].Label == label {
+			return &f.Results[i]
 		}
 	}
-	return hi
+	return nil
 }
 
-// wideSpread is the spread beyond which one time axis cannot show every
-// configuration's own variation: bars switch to a log axis, boxes and
-// progression to times relative to each configuration's median.
+// checkFiles refuses an empty file list, a missing file, and files that do
+// different kinds of work (workloads or units of work), which one axis
+// cannot show.
+func checkFiles(files []*harness.File, what string) error {
+	if len(files) == 0 {
+		return fmt.Errorf("%s chart: no results file", what)
+	}
+	for i, f := range files {
+		if f == nil {
+			return fmt.Errorf("%s chart: results file %d is missing", what, i+1)
+		}
+	}
+	for i, f := range files[1:] {
+		if f.Workload != files[0].Workload || workUnit(f) != workUnit(files[0]) {
+			return fmt.Errorf("%s chart: file %d is workload %q in ns per %s, file 1 workload %q in ns per %s: draw one chart per workload",
+				what, i+2, f.Workload, workUnit(f), files[0].Workload, workUnit(files[0]))
+		}
+	}
+	return nil
+}
+
+// workUnit is what Run.Cells counts in f: "cell" (the default) or "call".
+func workUnit(f *harness.File) string {
+	if f == nil || f.Unit == "" {
+		return "cell"
+	}
+	return f.Unit
+}
+
+// perUnitNs is the workload time per unit of work, in nanoseconds, of every
+// successful run of r that counted its work, in run order.
+func perUnitNs(r *harness.Result) []float64 {
+	out := make([]float64, 0, len(r.Runs))
+	for _, run := range r.Runs {
+		if !run.Failed && run.Cells > 0 && run.WallNs > 0 {
+			out = append(out, float64(run.WallNs)/float64(run.Cells))
+		}
+	}
+	return out
+}
+
+// meanStd is the mean and sample standard deviation of xs (σ 0 for one
+// value).
+func meanStd(xs []float64) (mean, std float64) {
+	d := stats.Describe(xs)
+	std = d.Stddev
+	if math.IsNaN(std) {
+		std = 0
+	}
+	return d.Mean, std
+}
+
+// wideSpread is the ratio of the largest to the smallest value beyond which
+// a value axis is logarithmic: on a linear one the small values would
+// flatten against zero.
 const wideSpread = 10
 
-// timeUnit picks the unit that keeps values around max readable (the
-// terminal output's choice) and the factor from seconds to it.
-func timeUnit(max float64) (name string, scale float64) {
-	u := report.UnitFor(max)
-	return u.String(), 1 / u.Seconds()
-}
-
-// Sizes, in the units gonum/plot draws with.
+// Sizes, in the units gonum/plot draws with. Every chart is chartWidth
+// wide; line charts are lineHeight tall, and horizontal bar and box charts
+// grow with their number of rows.
 var (
-	chartHeight = 12 * vg.Centimeter
-	minWidth    = 16 * vg.Centimeter
+	chartWidth  = 22 * vg.Centimeter
+	lineHeight  = 12 * vg.Centimeter
+	rowPitch    = 0.55 * vg.Centimeter
+	frameHeight = 4.5 * vg.Centimeter
+	minHeight   = 8 * vg.Centimeter
 )
 
 const pngDPI = 150
 
+// maxWidthPixels is the width of every chart in PNG pixels: 22 cm at 150
+// dots per inch, 1299 pixels.
+var maxWidthPixels = int(math.Ceil(float64(chartWidth) / vg.Inch.Points() * pngDPI))
+
 // save renders p, with an optional legend to its right (outside the data,
 // so it never hides any), to path in the format its extension names.
-func save(p *plot.Plot, legend *plot.Legend, w, h vg.Length, path string) error {
+func save(p *plot.Plot, legend *plot.Legend, h vg.Length, path string) error {
+	w, h := chartWidth, max(h, minHeight)
 	ext := strings.ToLower(filepath.Ext(path))
 	var cw vg.CanvasWriterTo
 	switch ext {
@@ -180,31 +283,16 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = 11
 	p.X.Tick.Label.Font.Size = 10
 	p.Y.Tick.Label.Font.Size = 10
+	p.X.Tick.Marker = linearTicks{}
+	p.Y.Tick.Marker = linearTicks{}
 	return p
-}
-
-// rotateX tilts long category labels so they do not overlap, and says
-// whether it did.
-func rotateX(p *plot.Plot, labels []string, width vg.Length) bool {
-	longest := 0
-	for _, l := range labels {
-		longest = max(longest, len([]rune(l)))
-	}
-	// About 5.5 points per character at 10 points.
-	if vg.Length(longest)*5.5*vg.Length(len(labels)) > width*0.8 {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YCenter
-		return true
-	}
-	return false
 }
 
 func newLegend() *plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font.Size = 10
 	l.Padding = vg.Points(2)
-	l.ThumbnailWidth = vg.Points(18)
+	l.ThumbnailWidth = vg.Points(24)
 	return &l
 }
 
@@ -222,9 +310,11 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(s.c, pts)
 }
 
-// logTicks labels a log axis readably whatever its span: every power of ten,
-// and 2× and 5× as well when the axis spans fewer than three decades (with
-// LogTicks alone an axis from 20 to 80 has no label at all).
+// logTicks labels a log axis readably whatever its span, and draws no tick
+// without a label: 1×, 2× and 5× every power of ten when the axis spans
+// fewer than four decades (with powers of ten alone an axis from 20 to 80
+// has no label at all), the powers of ten beyond; an axis within one such
+// step gets its two ends.
 type logTicks struct{}
 
 // Ticks implements plot.Ticker.
@@ -232,57 +322,102 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0 && max > min) {
 		return nil
 	}
-	dense := math.Log10(max/min) < 3
+	dense := math.Log10(max/min) < 4
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		p := math.Pow(10, e)
-		for m := 1; m < 10; m++ {
-			v := p * float64(m)
-			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+		for _, m := range []float64{1, 2, 5} {
+			v := p * m
+			if v < min*(1-1e-9) || v > max*(1+1e-9) || (m != 1 && !dense) {
 				continue
 			}
-			t := plot.Tick{Value: v}
-			if m == 1 || (dense && (m == 2 || m == 5)) {
-				t.Label = formatTick(v)
-			}
-			ticks = append(ticks, t)
+			ticks = append(ticks, plot.Tick{Value: v, Label: formatTick(v)})
 		}
 	}
-	// An axis within one 1-2-5 step would show no label: label its ends.
-	labelled := 0
-	for _, t := range ticks {
-		if t.Label != "" {
-			labelled++
-		}
-	}
-	if labelled < 2 {
-		ticks = append(ticks, plot.Tick{Value: min, Label: formatTick(min)}, plot.Tick{Value: max, Label: formatTick(max)})
+	if len(ticks) < 2 {
+		ticks = []plot.Tick{{Value: min, Label: formatTick(min)}, {Value: max, Label: formatTick(max)}}
 	}
 	return ticks
 }
 
+// linearTicks labels a linear axis at round steps (1, 2 or 5 times a power
+// of ten, about five to ten of them) and draws no tick without a label.
+type linearTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (linearTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return nil
+	}
+	raw := (max - min) / 6
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := p * 10
+	for _, m := range []float64{1, 2, 5} {
+		if p*m >= raw {
+			step = p * m
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: formatTick(v)})
+	}
+	return ticks
+}
+
+// valueTicks is one labelled tick at each of values: the scanned values of
+// a parameter, each named on the axis.
+func valueTicks(values []float64) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(values))
+	for i, v := range values {
+		ticks[i] = plot.Tick{Value: v, Label: formatTick(v)}
+	}
+	return ticks
+}
+
+// formatTick writes a tick value with up to four significant digits (all
+// the integer digits from 1000 up) and no exponent between 0.001 and a
+// million: 0.5, 20, 1500, 13873, 16384.
 func formatTick(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1e6 || (a < 1e-3 && a > 0):
 		return fmt.Sprintf("%.3g", v)
-	case a >= 1:
-		return fmt.Sprintf("%.4g", v)
+	case a >= 1000:
+		return fmt.Sprintf("%.0f", v)
 	}
-	return fmt.Sprintf("%.3g", v)
+	return fmt.Sprintf("%.4g", v)
 }
 
-// logAxis sets a log scale on ax spanning [lo, hi], padded a little.
-func logAxis(ax *plot.Axis, lo, hi float64) {
-	ax.Scale = plot.LogScale{}
-	ax.Tick.Marker = logTicks{}
-	ax.Min, ax.Max = lo/1.12, hi*1.12
+// valueAxis sets ax to span [lo, hi] (positive values), logarithmic when
+// they are more than wideSpread apart; otherwise linear, from zero when
+// fromZero (bars, whose length must be proportional to the value) or else
+// around the data (distributions and drift, where the spread matters). It
+// reports whether it chose a log scale.
+func valueAxis(ax *plot.Axis, lo, hi float64, fromZero bool) bool {
+	switch {
+	case lo > 0 && hi/lo > wideSpread:
+		ax.Scale = plot.LogScale{}
+		ax.Tick.Marker = logTicks{}
+		ax.Min, ax.Max = lo/1.15, hi*1.15
+		return true
+	case fromZero:
+		ax.Min, ax.Max = 0, hi*1.08
+	default:
+		pad := max(hi-lo, hi*0.02) * 0.08
+		ax.Min, ax.Max = max(0, lo-pad), hi+pad
+	}
+	return false
 }
 
-// seriesColor is the i'th series colour, and lighter its fill variant.
-func seriesColor(i int) color.Color { return plotutil.Color(i) }
-
-func lighter(c color.Color) color.Color {
-	r, g, b, _ := c.RGBA()
-	mix := func(v uint32) uint8 { return uint8((v>>8)/2 + 128) }
-	return color.RGBA{R: mix(r), G: mix(g), B: mix(b), A: 255}
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -3,69 +3,151 @@ package charts
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 )
 
-func shape(i int) draw.GlyphDrawer { return plotutil.Shape(i) }
-
-// Progression writes every successful run's workload time against its run
-// index (its position in the whole session), one series per configuration
-// (label), to show drift: with interleaved runs, a trend shared by every
-// series is the machine, not the cells. When the configurations' medians
-// are more than 10× apart, each run is drawn relative to its
-// configuration's median, so that every series' drift shows on one axis.
-func Progression(f *harness.File, path string) error {
+// Progression writes every successful run's time per unit of work (ns per
+// cell or per call) against its run index (its position in the whole
+// session), one series per configuration (label), to show drift: with
+// interleaved runs, a trend shared by every series is the machine, not the
+// cells. The value axis is absolute, logarithmic when the values span more
+// than wideSpread. It draws at most MaxSeries configurations: pick them
+// with WithLabels (SeriesGroups splits a file into such groups); more is an
+// error.
+func Progression(f *harness.File, path string, opts ...Option) error {
 	if f == nil {
 		return errors.New("progression chart: no results file")
 	}
-	hi := longestRun(f)
-	if hi == 0 {
-		return errors.New("progression chart: no successful run to draw")
+	cfg := newConfig(opts)
+	labels := cfg.selected([]*harness.File{f})
+	if len(labels) > MaxSeries {
+		return fmt.Errorf("progression chart: %d configurations, at most %d fit one chart: split them with SeriesGroups", len(labels), MaxSeries)
 	}
-	unit, scale := timeUnit(hi)
-	relative := spread(f) > wideSpread
-	title, yLabel := "Run progression: workload time in run order (drift check)", "time ("+unit+")"
-	if relative {
-		title, yLabel = "Run progression: each run relative to its configuration's median (drift check)", "time / median"
+	type series struct {
+		label string
+		xys   plotter.XYs
 	}
-	p := newPlot(title, "run index (session order)", yLabel)
-	p.Add(plotter.NewGrid())
-	legend := newLegend()
-	for i := range f.Results {
-		r := &f.Results[i]
-		k := scale
-		if relative {
-			k = 1 / stats.Median(r.WallSeconds())
-		}
+	var all []series
+	lo, hi := math.Inf(1), 0.0
+	for _, l := range labels {
+		r := find(f, l)
 		var xys plotter.XYs
 		for _, run := range r.Runs {
-			if !run.Failed {
-				xys = append(xys, plotter.XY{X: float64(run.Index), Y: float64(run.WallNs) / 1e9 * k})
+			if !run.Failed && run.Cells > 0 && run.WallNs > 0 {
+				y := float64(run.WallNs) / float64(run.Cells)
+				xys = append(xys, plotter.XY{X: float64(run.Index), Y: y})
+				lo, hi = math.Min(lo, y), math.Max(hi, y)
 			}
 		}
-		if len(xys) == 0 {
-			continue
+		if len(xys) > 0 {
+			slices.SortFunc(xys, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			all = append(all, series{l, xys})
 		}
-		slices.SortFunc(xys, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
-		line, points, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return fmt.Errorf("progression chart %s: %w", r.Label, err)
-		}
-		line.Color = seriesColor(i)
-		line.Width = vg.Points(0.75)
-		points.Color = seriesColor(i)
-		points.Shape = shape(i)
-		points.Radius = vg.Points(2.5)
-		p.Add(line, points)
-		legend.Add(r.Label, line, points)
 	}
-	return save(p, legend, minWidth+4*vg.Centimeter, chartHeight, path)
+	if len(all) == 0 {
+		return errors.New("progression chart: no successful run with a unit count to draw")
+	}
+	unit := workUnit(f)
+	p := newPlot(cfg.titled(fmt.Sprintf("Time per %s in run order (drift check)", unit)), "run index (session order)", "ns per "+unit)
+	if valueAxis(&p.Y, lo, hi, false) {
+		p.Y.Label.Text += " (log scale)"
+	}
+	p.Add(plotter.NewGrid())
+	legend := newLegend()
+	for i, s := range all {
+		style := styleOf(i)
+		line, points, err := plotter.NewLinePoints(s.xys)
+		if err != nil {
+			return fmt.Errorf("progression chart %s: %w", s.label, err)
+		}
+		line.LineStyle = style.lineStyle(vg.Points(1))
+		points.GlyphStyle = style.glyphStyle(vg.Points(2.5))
+		p.Add(line, points)
+		legend.Add(s.label, line, points)
+	}
+	return save(p, legend, lineHeight, path)
+}
+
+// Group is a set of configurations drawn on one chart: Name says what they
+// share ("producers=2"; empty when the group is the whole file) and Labels
+// lists them in file order.
+type Group struct {
+	Name   string
+	Labels []string
+}
+
+// SeriesGroups splits f's configurations into the groups a line chart of
+// one series per configuration (Progression) can show: first where one log
+// axis could not show their spread (ScaleGroups), then each such group into
+// groups of at most MaxSeries: one group when they fit; else one group per
+// value of the varying parameter that needs the fewest groups of at most
+// MaxSeries each; else consecutive runs of MaxSeries configurations. A
+// group's Name joins what its members share; one group for the whole file
+// is unnamed.
+func SeriesGroups(f *harness.File) []Group {
+	var out []Group
+	for _, sg := range ScaleGroups(f) {
+		for _, g := range splitSeries(f, sg.Labels) {
+			g.Name = join("; ", sg.Name, g.Name)
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// splitSeries splits labels, configurations of f, into groups of at most
+// MaxSeries (see SeriesGroups).
+func splitSeries(f *harness.File, labels []string) []Group {
+	if len(labels) <= MaxSeries {
+		return []Group{{Labels: labels}}
+	}
+	var best []Group
+	for _, k := range varying(f) {
+		var groups []Group
+		at := map[string]int{}
+		for _, l := range labels {
+			v := params(f, find(f, l))[k]
+			g, ok := at[v]
+			if !ok {
+				g = len(groups)
+				at[v] = g
+				groups = append(groups, Group{Name: k + "=" + v})
+			}
+			groups[g].Labels = append(groups[g].Labels, l)
+		}
+		fits := !slices.ContainsFunc(groups, func(g Group) bool { return len(g.Labels) > MaxSeries })
+		if fits && len(groups) > 1 && (best == nil || len(groups) < len(best)) {
+			best = groups
+		}
+	}
+	if best != nil {
+		return best
+	}
+	var out []Group
+	for start := 0; start < len(labels); start += MaxSeries {
+		end := min(start+MaxSeries, len(labels))
+		out = append(out, Group{
+			Name:   fmt.Sprintf("configurations %d–%d of %d", start+1, end, len(labels)),
+			Labels: labels[start:end],
+		})
+	}
+	return out
+}
+
+// join joins the non-empty parts with sep.
+func join(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }

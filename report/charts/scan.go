@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // params returns a result's effective parameters: the file's, overridden
@@ -77,16 +77,11 @@ func ScanParams(f *harness.File) []string {
 // nsPerUnit is the mean over successful runs of wall time per unit of work
 // (cell or call), in nanoseconds.
 func nsPerUnit(r *harness.Result) (float64, bool) {
-	var xs []float64
-	for _, run := range r.Runs {
-		if !run.Failed && run.Cells > 0 {
-			xs = append(xs, float64(run.WallNs)/float64(run.Cells))
-		}
-	}
+	xs := perUnitNs(r)
 	if len(xs) == 0 {
 		return 0, false
 	}
-	m := stats.Describe(xs).Mean
+	m, _ := meanStd(xs)
 	return m, m > 0
 }
 
@@ -111,8 +106,6 @@ func Scan(f *harness.File, param string, path string) error {
 	type point struct{ x, y float64 }
 	series := map[string][]point{}
 	var order []string
-	// Colour follows the cell and the dash pattern the other parameters'
-	// values, so a scan over two parameters stays readable.
 	cellIndex, otherIndex := map[string]int{}, map[string]int{}
 	style := map[string][2]int{}
 	xlo, xhi, ylo, yhi := math.Inf(1), 0.0, math.Inf(1), 0.0
@@ -146,57 +139,46 @@ func Scan(f *harness.File, param string, path string) error {
 	if len(order) == 0 {
 		return errors.New("scan chart: no successful run with a unit count to draw")
 	}
-	unit := f.Unit
-	if unit == "" {
-		unit = "cell"
-	}
-	p := newPlot(fmt.Sprintf("Time per %s against %s (log axes)", unit, param), param, fmt.Sprintf("ns per %s", unit))
+	unit := workUnit(f)
+	p := newPlot(fmt.Sprintf("Mean time per %s against %s", unit, param), param+" (log scale)", "ns per "+unit)
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
-	for _, name := range order {
+	// Colour follows the cell and the dash pattern the other parameters'
+	// values while both fit their palettes; beyond, each series takes the
+	// next styleOf, distinct for up to 40 series.
+	grid := len(cellIndex) <= len(palette) && len(otherIndex) <= len(dashPatterns)
+	var xs []float64
+	for n, name := range order {
 		pts := series[name]
 		c, o := style[name][0], style[name][1]
+		st := styleOf(n)
+		if grid {
+			st = gridStyle(c, o, o)
+		}
 		slices.SortFunc(pts, func(a, b point) int { return cmpFloat(a.x, b.x) })
 		xys := make(plotter.XYs, len(pts))
 		for k, pt := range pts {
 			xys[k] = plotter.XY{X: pt.x, Y: pt.y}
+			if !slices.Contains(xs, pt.x) {
+				xs = append(xs, pt.x)
+			}
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
 			return fmt.Errorf("scan chart %s: %w", name, err)
 		}
-		line.Color = seriesColor(c)
-		line.Width = vg.Points(1.5)
-		line.Dashes = dashes(o)
-		points.Color = seriesColor(c)
-		points.Shape = shape(o)
-		points.Radius = vg.Points(3)
+		line.LineStyle = st.lineStyle(vg.Points(1.5))
+		points.GlyphStyle = st.glyphStyle(vg.Points(3))
 		p.Add(line, points)
 		legend.Add(name, line, points)
 	}
-	logAxis(&p.X, xlo, xhi)
-	logAxis(&p.Y, ylo, yhi)
-	return save(p, legend, minWidth+4*vg.Centimeter, chartHeight, path)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	// The scanned values, each a labelled tick, on a log axis.
+	slices.Sort(xs)
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = valueTicks(xs)
+	p.X.Min, p.X.Max = xlo/1.25, xhi*1.25
+	if valueAxis(&p.Y, ylo, yhi, true) {
+		p.Y.Label.Text += " (log scale)"
 	}
-	return 0
-}
-
-// dashes is the i-th line pattern: solid, dashed, dotted, dash-dot, ...
-func dashes(i int) []vg.Length {
-	patterns := [][]vg.Length{
-		nil,
-		{vg.Points(6), vg.Points(3)},
-		{vg.Points(1.5), vg.Points(2.5)},
-		{vg.Points(6), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
-		{vg.Points(10), vg.Points(4)},
-	}
-	return patterns[i%len(patterns)]
+	return save(p, legend, lineHeight, path)
 }

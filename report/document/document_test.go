@@ -3,12 +3,15 @@ package document
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/rootbench/rootbench/harness"
 )
@@ -73,6 +76,10 @@ func checkLinks(t *testing.T, dir string) string {
 	return md
 }
 
+// spaced collapses the padding tablewriter puts in Markdown tables, so
+// that rows can be matched as text.
+var spaced = regexp.MustCompile(` {2,}`)
+
 func TestWriteOneFile(t *testing.T) {
 	t.Parallel()                                       // PNG rendering is slow under -race
 	dir := filepath.Join(t.TempDir(), "out", "report") // created by Write
@@ -80,42 +87,100 @@ func TestWriteOneFile(t *testing.T) {
 	if err := Write(dir, []*harness.File{f}, []string{"results/alpha.json"}); err != nil {
 		t.Fatal(err)
 	}
-	md := checkLinks(t, dir)
-	for _, chart := range []string{"alpha-bars", "alpha-boxes", "alpha-progression", "alpha-scan-batch-size"} {
-		for _, ext := range []string{".png", ".svg"} {
-			if _, err := os.Stat(filepath.Join(dir, chart+ext)); err != nil {
-				t.Errorf("chart %s%s not written", chart, ext)
-			}
-		}
-		if !regexp.MustCompile(`!\[[^]]*\]\(` + chart + `\.png\) \(\[SVG\]\(` + chart + `\.svg\)\)`).MatchString(md) {
+	raw := checkLinks(t, dir)
+	md := spaced.ReplaceAllString(raw, " ")
+	// The tail's own ``` is fenced by a longer fence.
+	if !strings.Contains(raw, "  ````text\n  panic: ocaml: value mismatch\n  ```\n") {
+		t.Error("REPORT.md does not fence the failed run's stderr tail")
+	}
+	charts := []string{"alpha-bars", "alpha-boxes", "alpha-scan-batch-size"}
+	for i := range 3 { // 15 configurations: three progression charts of five
+		charts = append(charts, fmt.Sprintf("alpha-progression-%d", i+1))
+	}
+	for _, chart := range charts {
+		if !regexp.MustCompile(`(?m)^!\[[^]]*\]\(` + chart + `\.png\) \(\[SVG\]\(` + chart + `\.svg\)\)$`).MatchString(md) {
 			t.Errorf("REPORT.md does not show %s.png as an image with its SVG linked", chart)
 		}
 	}
 	for _, want := range []string{
 		"## results/alpha.json",
-		"| host | alpha |", "| CPU | Test CPU @ 3.0GHz |", "| Go | go1.26.0 |", "| started | 2025-03-01T12:00:00Z |",
+		"| [results/alpha.json](#resultsalphajson) | msgpass, ns/cell | 15 | 118 (2 failed) | v0.1.0 (abc1234) | 2025-03-01 12:00, 1m30s |",
+		"Machine: alpha, Test CPU @ 3.0GHz, 2 logical CPUs, linux/amd64, 6.1.0, governor performance, 8.0 GiB, go1.26.0.",
 		"`max-delay=128` `niters=1000` `scheduler=parallel`",
-		"Command line: `rootbench run --parameter-list batch-size=16,256,4096`",
-		"| Configuration | Mean ± σ [ms] | Median [ms] | Min … Max [ms] | ns/cell | Relative ± σ | Runs |",
-		"| ocaml batch-size=16 (reference) |", "| 6 (2 failed) |",
-		"### GC", "| | total time | gc cycles | gc time | gc cpu | total pause | max pause | stopping time | peak heap | peak RSS |",
-		"**ocaml batch-size=16** (6 runs)", "**bxboxed batch-size=4096** (8 runs)",
-		"### Failures", "- **ocaml batch-size=16**, run 0: worker exited with status 2",
-		"  ````text\n  panic: ocaml: value mismatch\n  ```\n", // the tail's own ``` is fenced by a longer fence
+		"Command: `rootbench run --parameter-list batch-size=16,256,4096`",
+		// The fastest mean is 185 µs: every time in µs, none below 1.
+		"| Configuration | Mean ± σ [µs] | Median [µs] | Min [µs] | Max [µs] | ns/cell | Runs |",
+		"| ocaml batch-size=16 | 185.4 ± 3.6 |", "| 6 (2 failed) |",
+		"| Configuration | gc cycles | gc time [ms] | gc cpu [%] | total pause [ms] | max pause [ms] | stopping time [µs] | peak heap [MB] | peak RSS [MB] |",
+		"Failed runs:", "- **ocaml batch-size=16**, run 0: worker exited with status 2",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	// Every configuration has a summary row and a GC table.
+	// A scan compares unequal work: no wall-time relative column.
+	if strings.Contains(md, "Relative") || strings.Contains(md, "(reference)") {
+		t.Error("a batch-size scan shows wall-time relatives across unequal work")
+	}
+	// Every configuration has a summary row and a GC row: two rows each.
 	for _, r := range f.Results {
-		if !strings.Contains(md, "| "+r.Label+" ") || !strings.Contains(md, "**"+r.Label+"**") {
-			t.Errorf("REPORT.md lacks the summary row or GC table of %s", r.Label)
+		if n := strings.Count(md, "| "+r.Label+" |"); n != 2 {
+			t.Errorf("%d rows for %s, want 2 (summary and GC)", n, r.Label)
 		}
 	}
-	for _, stat := range []string{"| minimum |", "| median |", "| maximum |", "| stdev |"} {
-		if n := strings.Count(md, stat); n != len(f.Results) {
-			t.Errorf("%d %q rows, want one per configuration (%d)", n, stat, len(f.Results))
+	if strings.Contains(md, "modified") {
+		t.Error("a file from a clean tree is called modified")
+	}
+}
+
+// gcHeader is the start of a GC table's header row.
+var gcHeader = regexp.MustCompile(`(?m)^\| Configuration +\| gc cycles +\|`)
+
+// The committed results' shape fits in 400 lines, with one GC table and
+// one counters table per file, a loud word on every modified file, and one
+// time unit per column.
+func TestLineBudgetAndOneGCTablePerFile(t *testing.T) {
+	dir := t.TempDir()
+	files, names := committedShape()
+	if err := write(dir, files, names, false); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ReportName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	if n := strings.Count(md, "\n"); n > 400 {
+		t.Errorf("REPORT.md of the committed results' shape is %d lines, want at most 400", n)
+	}
+	if n := len(gcHeader.FindAllString(md, -1)); n != len(files) {
+		t.Errorf("%d GC tables for %d files, want one per file", n, len(files))
+	}
+	tables := regexp.MustCompile(`(?m)^\| Configuration +\|`)
+	if n := len(tables.FindAllString(md, -1)) - 2*len(files); n != 5 {
+		t.Errorf("%d counters tables, want 5 (one per file with boxroot cells)", n)
+	}
+	// Loud, beside each modified file and once at the top naming them all.
+	if n := strings.Count(md, "**⚠ Modified working tree**"); n != 6 {
+		t.Errorf("%d per-file modified warnings, want 6", n)
+	}
+	if !strings.Contains(md, "**⚠ Modified working tree: 6 of 7 files**") {
+		t.Error("no warning at the top naming the modified files")
+	}
+	section := md[strings.Index(md, "## msgpass-full.json"):strings.Index(md, "## msgpass.json")]
+	if strings.Contains(section, "Modified") {
+		t.Error("msgpass-full.json, from a clean tree, is called modified")
+	}
+	// One unit per column: every time header names one unit, the same in
+	// the four time columns of a table.
+	units := regexp.MustCompile(`\| Mean ± σ \[(\S+)\] +\| Median \[(\S+)\] +\| Min \[(\S+)\] +\| Max \[(\S+)\]`)
+	headers := units.FindAllStringSubmatch(md, -1)
+	if len(headers) != len(files) {
+		t.Fatalf("%d summary tables with units in their headers, want %d", len(headers), len(files))
+	}
+	for _, h := range headers {
+		if h[1] != h[2] || h[1] != h[3] || h[1] != h[4] {
+			t.Errorf("summary header mixes units: %q", h[0])
 		}
 	}
 }
@@ -124,21 +189,26 @@ func TestWriteSeveralFilesSideBySide(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a, b := smallFile(1, "alpha", 1), scanFile(2, "beta", 1.3, 0)
+	c := smallFile(3, "gamma", 1)
+	c.Workload, c.Unit = "callback", "call"
 	// Two files with the same base name get distinct chart names.
-	names := []string{"m1/results.json", "m2/results.json"}
-	if err := Write(dir, []*harness.File{a, b}, names); err != nil {
+	names := []string{"m1/results.json", "m2/results.json", "c.json"}
+	if err := Write(dir, []*harness.File{a, b, c}, names); err != nil {
 		t.Fatal(err)
 	}
-	md := checkLinks(t, dir)
+	md := spaced.ReplaceAllString(checkLinks(t, dir), " ")
 	for _, want := range []string{
-		"## Side by side", "| | m1/results.json | m2/results.json |", "| host | alpha | beta |",
-		"(all-bars.png)", "## m1/results.json", "## m2/results.json",
-		"(results-bars.png)", "(results-2-bars.png)", "(results-2-scan-batch-size.png)", "| ocaml batch-size=4096 (reference) |",
-		"Failures\n\nNone.",
+		"## Side by side", "(all-msgpass-cell-bars.png)", "| File | Machine |", "| m1/results.json | alpha, ", "| m2/results.json | beta, ",
+		"## m1/results.json", "## m2/results.json", "(results-bars.png)", "(results-2-bars.png)", "(results-2-scan-batch-size.png)",
+		"| ocaml batch-size=4096 (reference) |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
+	}
+	// The callback file shares no chart with the message-passing ones.
+	if strings.Contains(md, "all-callback") {
+		t.Error("a side-by-side chart for a workload held by one file")
 	}
 	if strings.Index(md, "## m1/results.json") > strings.Index(md, "## m2/results.json") {
 		t.Error("files out of order")
@@ -189,8 +259,8 @@ func TestWriteAllRunsFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## file 1", "No chart: no run succeeded.", "timeout after 30s", "| — | — |"} {
-		if !strings.Contains(string(md), want) {
+	for _, want := range []string{"## file 1", "No chart: no run succeeded.", "timeout after 30s", "| — | — |", "0 (8 failed)"} {
+		if !strings.Contains(spaced.ReplaceAllString(string(md), " "), want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
@@ -223,26 +293,69 @@ func TestCountersSection(t *testing.T) {
 	f := &harness.File{Schema: harness.Schema, Workload: "msgpass", Unit: "cell", Results: []harness.Result{{
 		Cell: "boxroot", Label: "boxroot",
 		Runs: []harness.Run{
-			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 120, "remote_deletes": 1000}},
-			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 128, "remote_deletes": 1000}},
-			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 125, "remote_deletes": 1000}},
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 120, "remote_deletes": 1000, "live": 0}},
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 128, "remote_deletes": 1000, "live": 0}},
+			{WallNs: 1e6, Cells: 1000, Stats: map[string]int64{"peak_pools": 125, "remote_deletes": 1000, "live": 0}},
 			{Failed: true, Stats: map[string]int64{"peak_pools": 999}},
 		},
-	}}}
+	}, {Cell: "ocaml", Label: "ocaml", Runs: []harness.Run{{WallNs: 1e6, Cells: 1000}}}}}
 	harness.Summarize(f)
-	if err := Write(dir, []*harness.File{f}, []string{"r.json"}); err != nil {
+	if err := write(dir, []*harness.File{f}, []string{"r.json"}, false); err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, ReportName))
+	data, err := os.ReadFile(filepath.Join(dir, ReportName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Implementation counters", "| `peak_pools` | 120 | 125 | 128 |", "| `remote_deletes` | 1000 | 1000 | 1000 |"} {
-		if !strings.Contains(string(md), want) {
+	md := spaced.ReplaceAllString(string(data), " ")
+	for _, want := range []string{
+		"Implementation counters (cell.Stater), median over each configuration's successful runs; zero in every run: `live`.",
+		"| Configuration | peak_pools | remote_deletes |", "| boxroot | 125 | 1000 |",
+	} {
+		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	if strings.Contains(string(md), "999") {
+	if strings.Contains(md, "999") {
 		t.Error("a failed run's counters leaked into the table")
+	}
+	if strings.Contains(md, "| ocaml | —") {
+		t.Error("a configuration without counters has a counters row")
+	}
+}
+
+func TestMdTableEscapesAndAligns(t *testing.T) {
+	got, err := mdTable([]string{"Configuration", "ns/cell"}, []tw.Align{tw.AlignLeft, tw.AlignRight},
+		[][]string{{mdEscape("a|b"), "1.5"}, {"long configuration name", "12.25"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "|:-") || !strings.HasSuffix(lines[1], "-:|") {
+		t.Fatalf("table:\n%s\nwant a header, an alignment row (left, right) and two rows", got)
+	}
+	if !strings.Contains(lines[2], `a\|b`) {
+		t.Errorf("row %q: the label's | is not escaped", lines[2])
+	}
+	for _, l := range lines[1:] {
+		if len(l) != len(lines[0]) {
+			t.Errorf("rows of unequal width: %q and %q", lines[0], l)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		tool harness.Tool
+		want string
+	}{
+		{harness.Tool{Version: "v0.1.0", Revision: "abc1234"}, "v0.1.0 (abc1234)"},
+		{harness.Tool{Version: "v0.0.0-20261202165221-d71b328bad32+dirty", Revision: "d71b328bad323244081afb2526506aa6a8bdf63e", Modified: true}, "d71b328bad32 **modified**"},
+		{harness.Tool{Version: "(devel)"}, "(devel)"},
+		{harness.Tool{}, "—"},
+	} {
+		if got := revision(tc.tool); got != tc.want {
+			t.Errorf("revision(%+v) = %q, want %q", tc.tool, got, tc.want)
+		}
 	}
 }

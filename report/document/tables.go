@@ -1,0 +1,300 @@
+package document
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/report"
+)
+
+// summary is the file's summary table: one row per configuration, one unit
+// per column, named in its header. Times are in the unit that keeps the
+// fastest mean at or above 1 (so no column mixes µs and ms, and none reads
+// 0.001004), each row's σ, median and range with its mean's decimals.
+func (d *doc) summary(f *harness.File) {
+	if len(f.Results) == 0 {
+		d.line("No results.")
+		d.line("")
+		return
+	}
+	fastest := math.Inf(1)
+	for _, r := range f.Results {
+		if report.Successful(&r) > 0 && r.Mean > 0 {
+			fastest = math.Min(fastest, r.Mean)
+		}
+	}
+	unit := report.UnitFor(fastest)
+	if math.IsInf(fastest, 1) {
+		unit = report.Second
+	}
+	scale := 1 / unit.Seconds()
+	u := unitOf(f)
+	relHeader, rel, ref := relativeColumn(f)
+
+	header := []string{"Configuration", "Mean ± σ [" + unit.String() + "]", "Median [" + unit.String() + "]",
+		"Min [" + unit.String() + "]", "Max [" + unit.String() + "]", "ns/" + u}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	if relHeader != "" {
+		header = append(header, relHeader)
+		align = append(align, tw.AlignRight)
+	}
+	header = append(header, "Runs")
+	align = append(align, tw.AlignRight)
+
+	rows := make([][]string, 0, len(f.Results))
+	for i := range f.Results {
+		r := &f.Results[i]
+		label := mdEscape(r.Label)
+		if i == ref {
+			label += " (reference)"
+		}
+		ok := report.Successful(r)
+		runs := fmt.Sprint(ok)
+		if r.Failed > 0 {
+			runs += fmt.Sprintf(" (%d failed)", r.Failed)
+		}
+		row := []string{label, "—", "—", "—", "—", "—"}
+		if ok > 0 && r.Mean > 0 {
+			dec := sigDecimals(r.Mean * scale)
+			sd := "—" // one run has no σ
+			if ok > 1 {
+				sd = fixed(r.Stddev*scale, dec)
+			}
+			row = []string{label, fixed(r.Mean*scale, dec) + " ± " + sd, fixed(r.Median*scale, dec),
+				fixed(r.Min*scale, dec), fixed(r.Max*scale, dec), fourDigits(r.NsPerCell)}
+		}
+		if relHeader != "" {
+			row = append(row, rel[i])
+		}
+		rows = append(rows, append(row, runs))
+	}
+	d.tableOrNote(header, align, rows)
+}
+
+// relativeColumn is the one place REPORT.md takes relative figures from:
+// the summary's column header ("" for no column), one cell per result of f,
+// and the index of the reference result (-1 for none). It shows the figures
+// the file carries (harness.Result.Relative and RelativeStddev, against
+// f.Reference) only when every configuration does the same work; when they
+// differ in parameters those figures divide wall times of unequal work, so
+// there is no column and ns/cell compares them. At merge, the analysis
+// package's per-group relatives (analysis.Relate) replace this body.
+func relativeColumn(f *harness.File) (header string, cells []string, ref int) {
+	if !sameWork(f) {
+		return "", nil, -1
+	}
+	ref = -1
+	refResult := f.ReferenceResult()
+	cells = make([]string, len(f.Results))
+	for i := range f.Results {
+		r := &f.Results[i]
+		isRef := r == refResult
+		if isRef {
+			ref = i
+		}
+		switch {
+		case r.Relative <= 0 || report.Successful(r) == 0:
+			cells[i] = "—"
+		case isRef:
+			cells[i] = fmt.Sprintf("%.2f", r.Relative)
+		default:
+			cells[i] = fmt.Sprintf("%.2f ± %.2f", r.Relative, r.RelativeStddev)
+		}
+	}
+	return "Relative ± σ", cells, ref
+}
+
+// sameWork reports whether every result of f has the same parameters
+// apart from the one naming the cell or variant.
+func sameWork(f *harness.File) bool {
+	key := func(r *harness.Result) string {
+		var b strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(r.Params)) {
+			if !strings.EqualFold(k, "cell") && !strings.EqualFold(k, "variant") {
+				fmt.Fprintf(&b, "%s=%s\x00", k, r.Params[k])
+			}
+		}
+		return b.String()
+	}
+	for i := 1; i < len(f.Results); i++ {
+		if key(&f.Results[i]) != key(&f.Results[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// gcColumns are the GC table's columns: report.GCColumns without the
+// workload's total time, which the summary already shows.
+func gcColumns() []int {
+	var out []int
+	for k, c := range report.GCColumns {
+		if c.Name != "total time" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// gcNote explains the GC tables, once at the top of the report.
+const gcNote = "Each file's GC table (the one with *gc cycles*) gives medians over each configuration's successful runs: *gc time* is the GC's CPU time on every thread, *gc cpu* its share of the process's CPU, *stopping time* the time taken to stop the world."
+
+// gc writes ONE table for the file: a row per configuration, a column per
+// GC figure (its unit in the header), each cell the median over the
+// configuration's successful runs, each column with one number of decimals.
+func (d *doc) gc(f *harness.File) {
+	cols := gcColumns()
+	var labels []string
+	var medians [][]float64
+	for i := range f.Results {
+		sums, n := report.GCSummary(&f.Results[i])
+		if n == 0 {
+			continue
+		}
+		labels = append(labels, f.Results[i].Label)
+		row := make([]float64, len(cols))
+		for j, k := range cols {
+			row[j] = sums[k].Median
+		}
+		medians = append(medians, row)
+	}
+	if len(labels) == 0 {
+		return
+	}
+	header := []string{"Configuration"}
+	align := []tw.Align{tw.AlignLeft}
+	for _, k := range cols {
+		c := report.GCColumns[k]
+		h := c.Name
+		if c.Unit != "" {
+			h += " [" + c.Unit + "]"
+		}
+		header = append(header, h)
+		align = append(align, tw.AlignRight)
+	}
+	rows := make([][]string, len(labels))
+	for i, l := range labels {
+		rows[i] = []string{mdEscape(l)}
+		for j, k := range cols {
+			cell := threeDigits(medians[i][j])
+			if report.GCColumns[k].Count {
+				cell = fixed(medians[i][j], -1) // as they are: 3, or 2.5 for a median
+			}
+			rows[i] = append(rows[i], cell)
+		}
+	}
+	d.tableOrNote(header, align, rows)
+}
+
+// counters writes ONE table of the implementations' own counters
+// (cell.Stater): a row per configuration that reports any, a column per
+// counter that is not zero in every run, each cell the median over the
+// configuration's successful runs.
+func (d *doc) counters(f *harness.File) {
+	type row struct {
+		label string
+		per   map[string][]float64
+	}
+	var rows []row
+	nonzero := map[string]bool{}
+	all := map[string]bool{}
+	for i := range f.Results {
+		r := &f.Results[i]
+		per := map[string][]float64{}
+		for _, run := range r.Runs {
+			if run.Failed {
+				continue
+			}
+			for k, v := range run.Stats {
+				per[k] = append(per[k], float64(v))
+				all[k] = true
+				if v != 0 {
+					nonzero[k] = true
+				}
+			}
+		}
+		if len(per) > 0 {
+			rows = append(rows, row{r.Label, per})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	names := slices.Sorted(maps.Keys(nonzero))
+	var zero []string
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		if !nonzero[k] {
+			zero = append(zero, inlineCode(k))
+		}
+	}
+	intro := "Implementation counters (cell.Stater), median over each configuration's successful runs"
+	if len(zero) > 0 {
+		intro += "; zero in every run: " + strings.Join(zero, ", ")
+	}
+	d.line(intro + ".")
+	d.line("")
+	if len(names) == 0 {
+		return
+	}
+	header := append([]string{"Configuration"}, names...)
+	align := []tw.Align{tw.AlignLeft}
+	for range names {
+		align = append(align, tw.AlignRight)
+	}
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = []string{mdEscape(r.label)}
+		for _, k := range names {
+			xs := r.per[k]
+			if len(xs) == 0 {
+				cells[i] = append(cells[i], "—")
+				continue
+			}
+			cells[i] = append(cells[i], fixed(stats.Median(slices.Sorted(slices.Values(xs))), -1))
+		}
+	}
+	d.tableOrNote(header, align, cells)
+}
+
+// sigDecimals is how many decimals give v four significant digits (none
+// from 1000 up).
+func sigDecimals(v float64) int {
+	a := math.Abs(v)
+	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {
+		return 3
+	}
+	return max(0, 3-int(math.Floor(math.Log10(a))))
+}
+
+// fourDigits writes v with four significant digits: 14063, 187.9, 7.510.
+func fourDigits(v float64) string { return fixed(v, sigDecimals(v)) }
+
+// threeDigits writes v with three significant digits (all the integer
+// digits from 100 up), and zero as "0": 22442, 403, 4.80, 0.104.
+func threeDigits(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	a := math.Abs(v)
+	if math.IsNaN(a) || math.IsInf(a, 0) {
+		return "—"
+	}
+	return fixed(v, max(0, 2-int(math.Floor(math.Log10(a)))))
+}
+
+// fixed writes v with dec decimals (-1: as many as it needs), "—" when v
+// is not a number.
+func fixed(v float64, dec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', dec, 64)
+}
