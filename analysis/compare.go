@@ -651,6 +651,10 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 		c.warnf("%s: no successful run in %s (not compared)", label, strings.Join(sides, " and "))
 		return
 	}
+	if bad := firstUnusable(bs, hs); bad != "" {
+		c.warnf("%s: sample %s: every sample must be a positive finite time (not compared)", label, bad)
+		return
+	}
 	var row Row
 	if o.Method == MethodBenchstat {
 		row = benchstatRow(bs, hs, o)
@@ -677,6 +681,23 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 			n, row.Base.Failed, c.Base.Name, row.Head.Failed, c.Head.Name))
 	}
 	c.Rows = append(c.Rows, row)
+}
+
+// firstUnusable describes the first sample of xs or ys that is not a
+// positive finite number ("" when all are): a log time needs one. Loaded
+// files are validated (harness.Decode); files built in memory may not be.
+func firstUnusable(xs, ys []float64) string {
+	for _, s := range []struct {
+		name string
+		v    []float64
+	}{{"base", xs}, {"head", ys}} {
+		for i, x := range s.v {
+			if !(x > 0) || math.IsInf(x, 0) {
+				return fmt.Sprintf("%d of %s is %v", i+1, s.name, x)
+			}
+		}
+	}
+	return ""
 }
 
 // paramDiff describes the parameters whose values differ, "" when none do.

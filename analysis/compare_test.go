@@ -367,3 +367,13 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 		t.Errorf("sides named %q and %q, want the paths", c.Base.Name, c.Head.Name)
 	}
 }
+
+func TestUnusableSamplesAreNotCompared(t *testing.T) {
+	base := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
+	head := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
+	head.Results[1].Runs[1].WallNs = -5 // built in memory, not validated
+	c := mustFiles(t, base, head, Options{})
+	if len(c.Rows) != 1 || c.Rows[0].Label != "a" || !strings.Contains(strings.Join(c.Warnings, "\n"), "b: sample 2 of head is -5e-09") {
+		t.Errorf("rows %d, warnings %q", len(c.Rows), c.Warnings)
+	}
+}
