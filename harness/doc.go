@@ -7,7 +7,8 @@
 // The parent side is Execute (run control: warm-ups, run counts from a time
 // budget, interleaved or grouped order, timeouts, failures, interruption,
 // progress bar, per-round snapshots) and Summarize (statistics, outliers,
-// warnings, relative speed; see the stats subpackage). The worker side is
+// warnings; see the stats subpackage; relative figures belong to package
+// analysis, which harness does not import). The worker side is
 // Measure (GC and memory figures around the workload), WriteWorkerLine and
 // Pin. CollectMachine, CollectTool and MachineWarnings record where and with
 // what a file was measured. The results file itself is described in

@@ -9,8 +9,9 @@ import (
 	"os"
 )
 
-// Decode reads a results file from r and checks its schema. name is used in
-// error messages (a path, or "-" for standard input).
+// Decode reads a results file from r and checks its schema and its samples
+// (File.Validate: no negative, zero, NaN or infinite sample). name is used
+// in error messages (a path, or "-" for standard input).
 func Decode(r io.Reader, name string) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -37,6 +38,9 @@ func Decode(r io.Reader, name string) (*File, error) {
 		if r.Label == "" {
 			return nil, fmt.Errorf("%s: result %d has no label", name, i)
 		}
+	}
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
 }

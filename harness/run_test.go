@@ -103,8 +103,8 @@ func TestExecuteFailureReasons(t *testing.T) {
 			t.Errorf("good run is missing figures: %+v", run)
 		}
 	}
-	if good.Mean <= 0 || good.Relative != 1 || f.Reference != "good" {
-		t.Errorf("good: mean %v relative %v (reference %q); want a positive mean and to be the reference", good.Mean, good.Relative, f.Reference)
+	if good.Mean <= 0 {
+		t.Errorf("good: mean %v; want a positive mean", good.Mean)
 	}
 	// Interleaved: the first round ran every benchmark once in order (0-6);
 	// the next rounds only the good one.
@@ -322,7 +322,6 @@ func TestExecuteInvalidOptions(t *testing.T) {
 		{"no executable", func(o *Options) { o.Executable = "" }, "no worker executable"},
 		{"duplicate label", func(o *Options) { o.Benchmarks[1].Label = "b" }, `two benchmarks have the label "b"`},
 		{"unknown reference", func(o *Options) { o.Reference = "zzz" }, `reference "zzz" names no benchmark`},
-		{"ambiguous reference", func(o *Options) { o.Reference = "a" }, `reference "a" matches 2 benchmarks`},
 		{"max below min", func(o *Options) { o.MinRuns, o.MaxRuns = 5, 3 }, "maximum runs 3 is below the minimum runs 5"},
 		{"negative warmup", func(o *Options) { o.Warmup = -1 }, "warm-up runs -1"},
 		{"bad env", func(o *Options) { o.Env = []string{"NOEQUALS"} }, `"NOEQUALS": expected NAME=value`},
@@ -348,9 +347,9 @@ func TestExecuteReferenceByCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, slow := resultByLabel(t, f, "fast"), resultByLabel(t, f, "slow")
-	// The fake worker reports the sleep as its wall time: exactly 1/60.
-	if f.Reference != "slow" || slow.Relative != 1 || !near(fast.Relative, 1.0/60) {
-		t.Errorf("reference %q: fast %v slow %v, want slow the reference and fast at 1/60", f.Reference, fast.Relative, slow.Relative)
+	// The harness records the request; the analysis package computes the
+	// relatives from it.
+	if f.Reference != "slow" {
+		t.Errorf("reference %q, want slow", f.Reference)
 	}
 }

@@ -15,7 +15,9 @@ type File struct {
 	Workload string            `json:"workload"` // "msgpass" or "callback"
 	Unit     string            `json:"unit"`     // what Run.Cells counts: "cell" or "call"
 	Params   map[string]string `json:"params"`   // parameters common to every result
-	// Reference is the label the relative figures are computed against.
+	// Reference is the requested reference of the relative figures: a
+	// label, or a cell name (the reference of each group of equal work is
+	// then that cell's result); "" means the fastest of each group.
 	Reference  string    `json:"reference,omitempty"`
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at,omitempty"`
@@ -82,10 +84,19 @@ type Result struct {
 	// CellsPerSec its throughput.
 	NsPerCell   float64 `json:"ns_per_cell"`
 	CellsPerSec float64 `json:"cells_per_sec"`
-	// Relative is Mean divided by the reference's Mean, with its standard
-	// deviation by first-order error propagation (as hyperfine computes it).
+	// Relative compares this result with RelativeTo, the reference of its
+	// group of equal work, on RelativeBasis: "time" (mean wall time, when
+	// every result of the file does the same work) or "per cell" / "per call"
+	// (mean time per unit of work, when the file's results do different
+	// amounts of work). RelativeStddev is its standard deviation by
+	// first-order error propagation, as hyperfine computes it (0 when either
+	// side has a single run). The harness leaves these empty; the analysis
+	// package fills them before a file is exported (analysis.Annotate), so
+	// they are a copy of what the reports show, recomputed on load.
 	Relative       float64 `json:"relative"`
 	RelativeStddev float64 `json:"relative_stddev"`
+	RelativeBasis  string  `json:"relative_basis,omitempty"`
+	RelativeTo     string  `json:"relative_to,omitempty"`
 	// Outliers counts runs whose modified z-score exceeds the threshold.
 	Outliers int      `json:"outliers"`
 	Failed   int      `json:"failed"` // failed runs

@@ -2,71 +2,28 @@ package harness
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/harness/stats"
 )
 
-// Summarize (re)computes every Result's statistics, outlier flags, warnings
-// and relative figures from its runs, so that a loaded file can be trusted
+// Summarize (re)computes every Result's descriptive statistics, outlier
+// flags and warnings from its runs, so that a loaded file can be trusted
 // whatever wrote it. Only successful runs enter the statistics.
 //
-// The relative figures use f.Reference: a label, or a cell name when exactly
-// one result has that cell; "" means the fastest result (lowest mean), whose
-// label is then stored in f.Reference. A reference that names no result, or
-// one without successful runs, falls back to the fastest with a warning in
-// f.Warnings. The reference's own Relative is 1 with RelativeStddev 0.
+// Summarize decides nothing across results: the reference, the relative
+// figures and every comparison belong to the analysis package, which fills
+// Result.Relative and its companions before export (analysis.Annotate).
+// Summarize clears them, so a stale copy never survives a change of runs.
 //
-// Summarize is idempotent: it replaces each Result's warnings and adds a
-// file warning only when it is not already present.
+// Summarize is idempotent: it replaces each Result's warnings.
 func Summarize(f *File) {
 	for i := range f.Results {
-		summarizeResult(&f.Results[i], f.Warmup)
-	}
-	ref, warn := pickReference(f)
-	if warn != "" && !slices.Contains(f.Warnings, warn) {
-		f.Warnings = append(f.Warnings, warn)
-	}
-	if ref < 0 {
-		for i := range f.Results {
-			f.Results[i].Relative, f.Results[i].RelativeStddev = 0, 0
-		}
-		return
-	}
-	f.Reference = f.Results[ref].Label
-	rr := &f.Results[ref]
-	refN := successful(rr)
-	for i := range f.Results {
 		r := &f.Results[i]
-		r.Relative, r.RelativeStddev = 0, 0
-		if i == ref {
-			r.Relative = 1
-			continue
-		}
-		ratio, sd, ok := stats.Relative(r.Mean, r.Stddev, rr.Mean, rr.Stddev)
-		if !ok {
-			continue
-		}
-		r.Relative = ratio
-		// Like hyperfine, no uncertainty without a standard deviation on
-		// both sides.
-		if successful(r) > 1 && refN > 1 {
-			r.RelativeStddev = sd
-		}
+		summarizeResult(r, f.Warmup)
+		r.Relative, r.RelativeStddev, r.RelativeBasis, r.RelativeTo = 0, 0, "", ""
 	}
-}
-
-// successful counts a result's successful runs.
-func successful(r *Result) int {
-	n := 0
-	for _, run := range r.Runs {
-		if !run.Failed {
-			n++
-		}
-	}
-	return n
 }
 
 // summarizeResult computes one result's statistics and warnings. warmup is
@@ -158,55 +115,9 @@ func slowFirstRunWarning(first float64, warmup int) string {
 	return w + "You should consider using the '--warmup' option to fill those caches before the actual benchmark."
 }
 
-// ReferenceResult returns the result the relative figures are computed
-// against, chosen as Summarize chooses it: f.Reference as a label (or as a
-// cell name that one result has) when it has a successful run, otherwise the
-// fastest result with one. It returns nil when no result has a successful
-// run. The report package uses it, so every view of a file agrees.
-func (f *File) ReferenceResult() *Result {
-	i, _ := pickReference(f)
-	if i < 0 {
-		return nil
-	}
-	return &f.Results[i]
-}
-
-// pickReference returns the index of the reference result (or -1 when no
-// result has a successful run) and a file warning when f.Reference could not
-// be honoured.
-func pickReference(f *File) (int, string) {
-	fastest := -1
-	for i := range f.Results {
-		r := &f.Results[i]
-		if successful(r) == 0 || !(r.Mean > 0) {
-			continue
-		}
-		if fastest < 0 || r.Mean < f.Results[fastest].Mean {
-			fastest = i
-		}
-	}
-	if f.Reference == "" {
-		return fastest, ""
-	}
-	i, err := findReference(f.Results, f.Reference)
-	if err != nil {
-		if fastest < 0 {
-			return -1, ""
-		}
-		return fastest, fmt.Sprintf("%v; the relative figures use the fastest, %q, instead.", err, f.Results[fastest].Label)
-	}
-	if successful(&f.Results[i]) == 0 || !(f.Results[i].Mean > 0) {
-		if fastest < 0 {
-			return -1, ""
-		}
-		return fastest, fmt.Sprintf("reference %q has no successful runs; the relative figures use the fastest, %q, instead.",
-			f.Results[i].Label, f.Results[fastest].Label)
-	}
-	return i, ""
-}
-
-// findReference resolves ref as a label, or as a cell name that exactly one
-// result has.
+// findReference resolves ref as a label, or as a cell name that one or
+// more results have (a scan crossing cells with parameters has one result
+// of that cell per group of equal work); it returns the first match.
 func findReference(results []Result, ref string) (int, error) {
 	labels := make([]string, len(results))
 	for i, r := range results {
@@ -215,24 +126,12 @@ func findReference(results []Result, ref string) (int, error) {
 		}
 		labels[i] = r.Label
 	}
-	var match []int
 	for i, r := range results {
 		if r.Cell == ref {
-			match = append(match, i)
+			return i, nil
 		}
 	}
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return -1, fmt.Errorf("reference %q names no benchmark (accepted: a label or a cell name: %s)", ref, strings.Join(labels, ", "))
-	default:
-		var ls []string
-		for _, i := range match {
-			ls = append(ls, fmt.Sprintf("%q", results[i].Label))
-		}
-		return -1, fmt.Errorf("reference %q matches %d benchmarks; give one label: %s", ref, len(match), strings.Join(ls, ", "))
-	}
+	return -1, fmt.Errorf("reference %q names no benchmark (accepted: a label or a cell name: %s)", ref, strings.Join(labels, ", "))
 }
 
 // FailedRuns counts the failed runs in the file (warm-up failures included).

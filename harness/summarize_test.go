@@ -69,13 +69,9 @@ func TestSummarizeStatistics(t *testing.T) {
 		t.Errorf("b: mean %v sd %v median %v cv %v outliers %d", b.Mean, b.Stddev, b.Median, b.CV, b.Outliers)
 	}
 
-	// The fastest, a, is the reference. b = 2/1 = 2 ± 2·sqrt((sdB/2)² + sdA²)
-	// = 0.2065591117977289.
-	if f.Reference != "a" || a.Relative != 1 || a.RelativeStddev != 0 {
-		t.Errorf("reference %q: a relative %v ± %v", f.Reference, a.Relative, a.RelativeStddev)
-	}
-	if !near(b.Relative, 2) || !near(b.RelativeStddev, 0.2065591117977289) {
-		t.Errorf("b relative %v ± %v, want 2 ± 0.2065591", b.Relative, b.RelativeStddev)
+	// Relatives are the analysis package's: Summarize leaves none behind.
+	if a.Relative != 0 || b.Relative != 0 || b.RelativeStddev != 0 || b.RelativeBasis != "" || b.RelativeTo != "" {
+		t.Errorf("relatives left by Summarize: a %v, b %v ± %v (%q to %q)", a.Relative, b.Relative, b.RelativeStddev, b.RelativeBasis, b.RelativeTo)
 	}
 }
 
@@ -134,42 +130,16 @@ func TestSummarizeWarnings(t *testing.T) {
 	}
 }
 
-func TestSummarizeReference(t *testing.T) {
-	// By cell name: b is the reference; a = 1/2 = 0.5 ± 0.5·sqrt(...).
+func TestSummarizeClearsStaleRelatives(t *testing.T) {
 	f := testFile()
 	f.Reference = "b"
+	f.Results[0].Relative, f.Results[0].RelativeStddev, f.Results[0].RelativeBasis, f.Results[0].RelativeTo = 3, 1, "time", "b"
 	Summarize(f)
-	if f.Reference != "b" || f.Results[1].Relative != 1 || !near(f.Results[0].Relative, 0.5) ||
-		!near(f.Results[0].RelativeStddev, 0.051639777949432225) {
-		t.Errorf("reference b: a %v ± %v", f.Results[0].Relative, f.Results[0].RelativeStddev)
+	if r := f.Results[0]; r.Relative != 0 || r.RelativeStddev != 0 || r.RelativeBasis != "" || r.RelativeTo != "" {
+		t.Errorf("stale relative kept: %v ± %v %q %q", r.Relative, r.RelativeStddev, r.RelativeBasis, r.RelativeTo)
 	}
-
-	// Unknown reference: the fastest, and a file warning (added once).
-	f = testFile()
-	f.Reference = "zzz"
-	Summarize(f)
-	Summarize(f)
-	if f.Reference != "a" || len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], `reference "zzz" names no benchmark`) {
-		t.Errorf("unknown reference: %q, warnings %q", f.Reference, f.Warnings)
-	}
-
-	// A reference without successful runs falls back too.
-	f = testFile()
-	f.Results = append(f.Results, Result{Cell: "dead", Label: "dead", Runs: []Run{{Failed: true, Error: "boom"}}})
-	f.Reference = "dead"
-	Summarize(f)
-	if f.Reference != "a" || !hasWarning(f.Warnings, `reference "dead" has no successful runs`) {
-		t.Errorf("dead reference: %q, warnings %q", f.Reference, f.Warnings)
-	}
-	if d := f.Results[2]; d.Relative != 0 || d.Mean != 0 || !hasWarning(d.Warnings, "No successful runs") {
-		t.Errorf("dead: relative %v mean %v warnings %q", d.Relative, d.Mean, d.Warnings)
-	}
-
-	// One successful run on a side: a ratio but no ± (like hyperfine).
-	f = &File{Results: []Result{{Label: "one", Runs: runs(1)}, {Label: "two", Runs: runs(2, 2.2)}}}
-	Summarize(f)
-	if r := f.Results[1]; !near(r.Relative, 2.1) || r.RelativeStddev != 0 {
-		t.Errorf("single-run reference: %v ± %v, want 2.1 ± 0", r.Relative, r.RelativeStddev)
+	if f.Reference != "b" {
+		t.Errorf("the requested reference %q was changed", f.Reference)
 	}
 }
 

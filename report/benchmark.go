@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -33,7 +34,7 @@ const (
 // (cell or call) and may be nil.
 func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Options) {
 	p := painter(o.Style.Color())
-	unit := workUnit(f)
+	unit := analysis.Unit(f)
 	ok := Successful(r)
 	fmt.Fprintf(w, "%s: %s\n", p.paint(fmt.Sprintf("Benchmark %d", idx), ansiBold), r.Label)
 
@@ -158,16 +159,9 @@ func failureDetails(r *harness.Result) []string {
 		}
 	}
 	if failed > shown {
-		out = append(out, fmt.Sprintf("  … and %d more failed run%s", failed-shown, plural(failed-shown)))
+		out = append(out, fmt.Sprintf("  … and %d more failed run%s", failed-shown, Plural(failed-shown)))
 	}
 	return out
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // Warnings prints machine- or file-level warnings, one per line, each

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/olekukonko/tablewriter/tw"
 	"gonum.org/v1/gonum/stat"
@@ -73,7 +72,7 @@ func GCSummary(r *harness.Result) ([]GCStats, int) {
 		if len(xs) > 1 {
 			s.Stddev = stat.StdDev(xs, nil)
 		}
-		s.Decimals = decimals(math.Max(math.Abs(s.Min), math.Abs(s.Max)))
+		s.Decimals = ColumnDecimals(math.Max(math.Abs(s.Min), math.Abs(s.Max)))
 		if c.Count {
 			s.Decimals, s.Count = 0, true
 		}
@@ -91,7 +90,7 @@ func (s GCStats) Cells() [4]string {
 		if s.Count && x != math.Trunc(x) && !math.IsNaN(x) {
 			d = 1
 		}
-		out[i] = fixed(x, d)
+		out[i] = Fixed(x, d)
 	}
 	return out
 }
@@ -110,7 +109,7 @@ func (s GCStats) Cells() [4]string {
 func GCTable(w io.Writer, r *harness.Result, o Options) {
 	p := painter(o.Style.Color())
 	sums, n := GCSummary(r)
-	fmt.Fprintf(w, "%s (%d successful run%s)\n", p.paint("GC: "+r.Label, ansiBold), n, plural(n))
+	fmt.Fprintf(w, "%s (%d successful run%s)\n", p.paint("GC: "+r.Label, ansiBold), n, Plural(n))
 	if n == 0 {
 		fmt.Fprintln(w, "  no successful runs: no GC figures.")
 		return
@@ -132,22 +131,58 @@ func GCTable(w io.Writer, r *harness.Result, o Options) {
 	}
 }
 
-// decimals picks how many decimals a column whose largest magnitude is max
-// shows: none from 100 up, one from 1, two below.
-func decimals(max float64) int {
-	switch {
-	case max >= 100:
-		return 0
-	case max >= 1:
-		return 1
+// GCSideBySide prints the garbage-collector figures of one configuration
+// measured on two sides (the base and head builds of `rootbench ab`, say)
+// in one table: a row per GCColumns metric (its unit in the name), the
+// base's minimum, median, maximum and stdev, the head's, and the change of
+// the median. A side without successful runs shows "—". The title line
+// names the configuration and each side's run count.
+func GCSideBySide(w io.Writer, label string, base, head *harness.Result, o Options) {
+	p := painter(o.Style.Color())
+	bs, bn := gcSummaryOf(base)
+	hs, hn := gcSummaryOf(head)
+	fmt.Fprintf(w, "%s (base %d run%s, head %d run%s)\n", p.paint("GC: "+label, ansiBold), bn, Plural(bn), hn, Plural(hn))
+	header := []string{"metric", "base\nminimum", "\nmedian", "\nmaximum", "\nstdev",
+		"head\nminimum", "\nmedian", "\nmaximum", "\nstdev", "median\nchange"}
+	align := make([]tw.Align, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
 	}
-	return 2
+	align[0] = tw.AlignLeft
+	rows := make([][]string, len(GCColumns))
+	for k, c := range GCColumns {
+		name := c.Name
+		if c.Unit != "" {
+			name += " [" + c.Unit + "]"
+		}
+		row := []string{name}
+		for _, s := range [][]GCStats{bs, hs} {
+			if s == nil {
+				row = append(row, Missing, Missing, Missing, Missing)
+				continue
+			}
+			// One number of decimals per metric, across both sides.
+			st := s[k]
+			if !st.Count && bs != nil && hs != nil {
+				st.Decimals = min(bs[k].Decimals, hs[k].Decimals)
+			}
+			cells := st.Cells()
+			row = append(row, cells[:]...)
+		}
+		change := Missing
+		if bs != nil && hs != nil && bs[k].Median != 0 {
+			change = fmt.Sprintf("%+.1f%%", 100*(hs[k].Median/bs[k].Median-1))
+		}
+		rows[k] = append(row, change)
+	}
+	if err := renderTable(w, header, rows, align); err != nil {
+		fmt.Fprintf(w, "(GC table not rendered: %v)\n", err)
+	}
 }
 
-// fixed formats x with d decimals, or "-" when x is not a number.
-func fixed(x float64, d int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "-"
+func gcSummaryOf(r *harness.Result) ([]GCStats, int) {
+	if r == nil {
+		return nil, 0
 	}
-	return strconv.FormatFloat(x, 'f', d, 64)
+	return GCSummary(r)
 }

@@ -65,7 +65,7 @@ func TestGCTable(t *testing.T) {
 func TestGCTableEdgeCases(t *testing.T) {
 	one := result("once", 1, 0, 1, 1, 1)
 	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &one, o) }, Options{})
-	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat("-", len(GCColumns)) {
+	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat(Missing, len(GCColumns)) {
 		t.Errorf("a single run has no standard deviation: %q", cells)
 	}
 	none := result("broken", 0, 0, 0, 0, 1)
@@ -73,5 +73,26 @@ func TestGCTableEdgeCases(t *testing.T) {
 	got = render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &none, o) }, Options{})
 	if !strings.Contains(got, "(0 successful runs)") || !strings.Contains(got, "no successful runs") || strings.Contains(got, "┌") {
 		t.Errorf("GC table of failures only:\n%s", got)
+	}
+}
+
+func TestGCSideBySide(t *testing.T) {
+	base := result("boxroot", 1, 0.01, 0.99, 1.01, 0.99, 1, 1.01)
+	head := result("boxroot", 1, 0.01, 0.99, 1.01, 0.99, 1, 1.01)
+	for i := range head.Runs {
+		head.Runs[i].GC.Cycles *= 2
+	}
+	got := render(t, func(b *bytes.Buffer, o Options) { GCSideBySide(b, "boxroot", &base, &head, o) }, Options{})
+	if !strings.Contains(got, "GC: boxroot (base 3 runs, head 3 runs)") {
+		t.Errorf("title missing:\n%s", got)
+	}
+	cells := rowCells(t, got, "gc cycles")
+	// base min/median/max/stdev, head min/median/max/stdev, change.
+	if len(cells) != 9 || cells[0] != "10" || cells[1] != "11" || cells[4] != "20" || cells[5] != "22" || cells[8] != "+100.0%" {
+		t.Errorf("gc cycles row = %q, want base 10 11 12 1, head 20 22 24 2, +100%%", cells)
+	}
+	got = render(t, func(b *bytes.Buffer, o Options) { GCSideBySide(b, "x", &base, nil, o) }, Options{})
+	if cells := rowCells(t, got, "peak heap [MB]"); cells[0] == Missing || cells[4] != Missing || cells[8] != Missing {
+		t.Errorf("a missing head shows %q", cells)
 	}
 }

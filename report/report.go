@@ -4,20 +4,19 @@
 // GC table (GCTable) and machine warnings (Warnings).
 //
 // Every function takes a *harness.File whose statistics the harness has
-// already computed; report only formats them. The helpers shared with the
-// exporters (Relative, TableUnit, Order, Successful) live here, and the
-// reference is harness.File.ReferenceResult, so the terminal, Markdown and
-// CSV outputs agree on every figure.
+// already computed; the groups of equal work, references and relative
+// figures come from package analysis (analysis.Relate), so the terminal,
+// Markdown, CSV and REPORT.md outputs agree on every figure: report only
+// formats them. The text helpers every formatter shares (MdEscape,
+// MarkdownTable, Plural, SortedKeys, Fixed, ...) live in text.go.
 package report
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
 	"strings"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Options controls the terminal output.
@@ -76,21 +75,6 @@ func Successful(r *harness.Result) int {
 // measured reports whether r has statistics to show.
 func measured(r *harness.Result) bool { return Successful(r) > 0 }
 
-// Relative returns r's mean divided by ref's, and the standard deviation of
-// that ratio by first-order error propagation, as hyperfine computes it:
-// ratio × sqrt((σr/r)² + (σref/ref)²). The reference against itself is
-// exactly 1 ± 0. ok is false when either result has no successful run or a
-// non-positive mean.
-func Relative(r, ref *harness.Result) (ratio, stddev float64, ok bool) {
-	if r == nil || ref == nil || !measured(r) || !measured(ref) || !(r.Mean > 0) || !(ref.Mean > 0) {
-		return 0, 0, false
-	}
-	if r == ref || r.Label == ref.Label {
-		return 1, 0, true
-	}
-	return stats.Relative(r.Mean, r.Stddev, ref.Mean, ref.Stddev)
-}
-
 // TableUnit returns the unit for a table of f's results: u itself, or when
 // u is Auto the unit that suits the slowest mean, so that no mean in the
 // table needs more than three digits before the point (the seed's table
@@ -108,48 +92,13 @@ func TableUnit(f *harness.File, u TimeUnit) TimeUnit {
 	return UnitFor(slowest)
 }
 
-// Order returns the indices of f.Results in the order by (SortAuto, SortCell
-// or SortMean; anything else is taken as SortAuto).
-func Order(f *harness.File, by string) []int {
-	idx := make([]int, len(f.Results))
-	for i := range idx {
-		idx[i] = i
-	}
-	if by == SortCell || (by != SortMean && paramsVary(f)) {
-		return idx
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ra, rb := &f.Results[idx[a]], &f.Results[idx[b]]
-		ma, mb := measured(ra), measured(rb)
-		if ma != mb {
-			return ma
-		}
-		return ma && ra.Mean < rb.Mean
-	})
-	return idx
-}
-
-// paramsVary reports whether f's results differ in their parameters.
-func paramsVary(f *harness.File) bool {
-	for i := 1; i < len(f.Results); i++ {
-		if !sameParams(f.Results[0].Params, f.Results[i].Params) {
-			return true
-		}
-	}
-	return false
-}
-
-func sameParams(a, b map[string]string) bool {
-	if len(a) == 0 && len(b) == 0 {
-		return true
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-// workUnit is what Run.Cells counts in f: "cell" (the default) or "call".
-func workUnit(f *harness.File) string {
-	if f == nil || f.Unit == "" {
-		return "cell"
-	}
-	return f.Unit
+// Order returns the indices of f.Results in the order by (SortAuto,
+// SortCell or SortMean; anything else is taken as SortAuto), group by group
+// as rel groups them: SortMean puts each group's fastest first (on rel's
+// basis), SortCell keeps the input order, and SortAuto sorts a comparison
+// of cells doing equal work and keeps a parameter scan in input order,
+// which reads best as a series.
+func Order(f *harness.File, rel *analysis.Relatives, by string) []int {
+	fastestFirst := by == SortMean || (by != SortCell && rel.Basis == analysis.BasisTime)
+	return rel.Order(f, fastestFirst)
 }

@@ -4,118 +4,232 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
-// Summary prints the comparison of every result in f: a table
+// Summary prints the comparison of every result in f, as package analysis
+// decides it (analysis.Relate): a table
 //
-//	Cell | Mean [unit] | ± σ | ns/cell | Throughput | Relative (± σ)
+//	Cell | Mean [unit] | ± σ | ns/cell | Throughput | Relative (± σ) [| vs cgo-handle]
 //
-// (Variant instead of Cell for the callback workload)
-//
-// with the reference row marked "(reference)", then hyperfine's sentences,
-// one per other result that has a successful run, e.g.
+// (Variant instead of Cell for the callback workload) with each group's
+// reference marked "(reference)", then hyperfine's sentences, one per
+// other result that has a successful run, e.g.
 //
 //	'ocaml' ran 2.17 ± 0.04 times faster than 'boxroot'
 //
-// When the reference is not the fastest, results faster than it read
-// "'ref' ran 1.25 ± 0.02 times slower than 'x'" (the factor is then x's speed
-// over the reference's, its σ propagated the same way). The reference is
-// chosen by harness.File.ReferenceResult; the order of rows and sentences by o.Sort (see
-// SortAuto); times are in one unit for the whole table (TableUnit).
+// When the results do different amounts of work (a parameter scan) the
+// relatives are per unit of work, and the header and sentences say so
+// ("Relative per cell", "ran 11.40 ± 0.31 times faster per cell than");
+// a scan crossing cells with parameters compares the cells within each
+// parameter set and closes with each cell's cost per unit against the
+// parameter. When the reference is not the fastest, results faster than
+// it read "'ref' ran 1.25 ± 0.02 times slower than 'x'". When the file is a
+// message-passing run holding cgo-handle (Go's incumbent), a column states
+// each cell against it. The order of rows follows o.Sort (see SortAuto);
+// times are in one unit for the whole table (TableUnit). A single run's σ
+// reads "—".
 func Summary(w io.Writer, f *harness.File, o Options) {
 	p := painter(o.Style.Color())
 	u := TableUnit(f, o.Unit)
-	ref := f.ReferenceResult()
-	order := Order(f, o.Sort)
-	unit := workUnit(f)
+	rel := analysis.Relate(f)
+	order := Order(f, rel, o.Sort)
+	unit := rel.Unit
 
 	fmt.Fprintln(w, p.paint("Summary", ansiBold))
 	rows := make([][]string, 0, len(order))
 	for _, i := range order {
-		r := &f.Results[i]
+		r, x := &f.Results[i], rel.Rows[i]
 		name := r.Label
-		if r == ref {
+		if x.IsReference {
 			name += " (reference)"
 		}
-		if !measured(r) {
-			rows = append(rows, []string{name, "failed", "-", "-", "-", "-"})
+		n := Successful(r)
+		if n == 0 {
+			row := []string{name, "failed", Missing, Missing, Missing, Missing}
+			if rel.Incumbent != "" {
+				row = append(row, Missing)
+			}
+			rows = append(rows, row)
 			continue
 		}
-		perCell, throughput := "-", "-"
+		perCell, throughput := Missing, Missing
 		if r.NsPerCell > 0 {
 			perCell = fmt.Sprintf("%.2f", r.NsPerCell)
 		}
 		if r.CellsPerSec > 0 {
 			throughput = rate(r.CellsPerSec, unit)
 		}
-		rows = append(rows, []string{name, u.Value(r.Mean), u.Value(r.Stddev), perCell, throughput, relativeText(r, ref)})
+		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), perCell, throughput, relativeText(x)}
+		if rel.Incumbent != "" {
+			row = append(row, incumbentText(r, x))
+		}
+		rows = append(rows, row)
 	}
 	first := "Cell"
 	if f.Workload == "callback" {
 		first = "Variant"
 	}
-	header := []string{first, "Mean [" + u.String() + "]", "± σ", "ns/" + unit, "Throughput", "Relative (± σ)"}
-	if err := renderTable(w, header, rows, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}); err != nil {
+	relHeader := "Relative (± σ)"
+	if b := rel.BasisLabel(); b != "" {
+		relHeader = "Relative " + b + " (± σ)"
+	}
+	header := []string{first, "Mean [" + u.String() + "]", "± σ", "ns/" + unit, "Throughput", relHeader}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	if rel.Incumbent != "" {
+		header = append(header, "vs "+rel.Incumbent)
+		align = append(align, tw.AlignRight)
+	}
+	if err := renderTable(w, header, rows, align); err != nil {
 		fmt.Fprintf(w, "(summary table not rendered: %v)\n", err)
 	}
 
-	if ref == nil {
+	lines := Sentences(f, o)
+	if len(lines) == 0 && !anyReference(rel) {
 		fmt.Fprintln(w, "  No benchmark has a successful run: nothing to compare.")
 		return
 	}
-	for _, line := range Sentences(f, o) {
+	for _, line := range lines {
 		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, warn := range rel.Warnings {
+		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), warn)
+	}
+	if len(rel.Groups) > 1 {
+		fmt.Fprintln(w)
+		scanTable(w, f, rel)
+	}
+}
+
+func anyReference(rel *analysis.Relatives) bool {
+	for _, g := range rel.Groups {
+		if g.Reference >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// scanTable prints each cell's cost per unit of work (its mean ns/unit)
+// against the groups' parameters: one row per cell, one column per group.
+func scanTable(w io.Writer, f *harness.File, rel *analysis.Relatives) {
+	var cells []string
+	cost := map[[2]int]string{}
+	for gi, g := range rel.Groups {
+		for _, i := range g.Members {
+			r := &f.Results[i]
+			ci := slices.Index(cells, r.Cell)
+			if ci < 0 {
+				ci = len(cells)
+				cells = append(cells, r.Cell)
+			}
+			if Successful(r) > 0 && r.NsPerCell > 0 {
+				cost[[2]int{ci, gi}] = fmt.Sprintf("%.2f", r.NsPerCell)
+			}
+		}
+	}
+	header := []string{"ns/" + rel.Unit}
+	align := []tw.Align{tw.AlignLeft}
+	for _, g := range rel.Groups {
+		header = append(header, g.Name)
+		align = append(align, tw.AlignRight)
+	}
+	rows := make([][]string, len(cells))
+	for ci, c := range cells {
+		rows[ci] = []string{c}
+		for gi := range rel.Groups {
+			v, ok := cost[[2]int{ci, gi}]
+			if !ok {
+				v = Missing
+			}
+			rows[ci] = append(rows[ci], v)
+		}
+	}
+	fmt.Fprintf(w, "Cost per %s against the parameters\n", rel.Unit)
+	if err := renderTable(w, header, rows, align); err != nil {
+		fmt.Fprintf(w, "(scan table not rendered: %v)\n", err)
 	}
 }
 
 // relativeText is a result's Relative cell: "1.00" for the reference,
-// "2.17 ± 0.04" for the others, "-" when it has no ratio.
-func relativeText(r, ref *harness.Result) string {
-	ratio, sd, ok := Relative(r, ref)
+// "2.17 ± 0.04" for the others ("2.17" when a side has a single run),
+// "—" when it has no ratio.
+func relativeText(x analysis.Relative) string {
 	switch {
-	case !ok:
-		return "-"
-	case r == ref:
+	case !x.OK:
+		return Missing
+	case x.IsReference:
 		return "1.00"
+	case x.Stddev > 0:
+		return fmt.Sprintf("%.2f ± %.2f", x.Ratio.Ratio, x.Stddev)
 	}
-	return fmt.Sprintf("%.2f ± %.2f", ratio, sd)
+	return fmt.Sprintf("%.2f", x.Ratio.Ratio)
+}
+
+// incumbentText states a result against the incumbent: "19.10 ± 0.80×
+// faster", "1.30 ± 0.02× slower", "(incumbent)" for the incumbent itself.
+func incumbentText(r *harness.Result, x analysis.Relative) string {
+	c := x.Incumbent
+	switch {
+	case r.Cell == analysis.IncumbentCell:
+		return "(incumbent)"
+	case !c.OK:
+		return Missing
+	case c.Ratio < 1:
+		return speed(1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio)) + "× faster"
+	case c.Ratio > 1:
+		return speed(c.Ratio, c.Stddev) + "× slower"
+	}
+	return "as fast"
+}
+
+func speed(x, sd float64) string {
+	if sd > 0 && !math.IsInf(sd, 0) && !math.IsNaN(sd) {
+		return fmt.Sprintf("%.2f ± %.2f", x, sd)
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 // Sentences returns hyperfine's comparison sentences for f, one per result
-// other than the reference that has a successful run, in o.Sort order:
-// "'ref' ran 2.17 ± 0.04 times faster than 'x'", "'ref' ran 1.25 ± 0.02 times
-// slower than 'x'" when x is faster, "'ref' ran as fast as 'x' (1.00 ± 0.01)"
-// when the means are equal. Names are quoted; colour follows o.Style.
+// other than its group's reference that has a successful run, in o.Sort
+// order: "'ref' ran 2.17 ± 0.04 times faster than 'x'", "'ref' ran 1.25 ±
+// 0.02 times slower than 'x'" when x is faster, "'ref' ran as fast as 'x'
+// (1.00 ± 0.01)" when the means are equal. Relatives per unit of work say
+// so: "ran 11.40 ± 0.31 times faster per cell than". Names are quoted;
+// colour follows o.Style.
 func Sentences(f *harness.File, o Options) []string {
 	p := painter(o.Style.Color())
-	ref := f.ReferenceResult()
-	if ref == nil {
-		return nil
+	rel := analysis.Relate(f)
+	per := ""
+	if b := rel.BasisLabel(); b != "" {
+		per = " " + b
 	}
 	var out []string
-	for _, i := range Order(f, o.Sort) {
-		r := &f.Results[i]
-		ratio, sd, ok := Relative(r, ref)
-		if !ok || r == ref {
+	for _, i := range Order(f, rel, o.Sort) {
+		r, x := &f.Results[i], rel.Rows[i]
+		if !x.OK || x.IsReference {
 			continue
 		}
+		ref := &f.Results[x.Reference]
+		ratio, sd := x.Ratio.Ratio, x.Stddev
 		refName := p.paint("'"+ref.Label+"'", ansiCyan)
 		name := p.paint("'"+r.Label+"'", ansiMagenta)
 		switch {
 		case ratio > 1:
-			out = append(out, fmt.Sprintf("%s ran %s times faster than %s", refName, factor(p, ratio, sd), name))
+			out = append(out, fmt.Sprintf("%s ran %s times faster%s than %s", refName, factor(p, ratio, sd), per, name))
 		case ratio < 1:
 			// x is faster: the reference is 1/ratio times slower, with
 			// σ(1/q) = σq / q² (the same relative uncertainty).
-			out = append(out, fmt.Sprintf("%s ran %s times slower than %s", refName, factor(p, 1/ratio, sd/(ratio*ratio)), name))
+			out = append(out, fmt.Sprintf("%s ran %s times slower%s than %s", refName, factor(p, 1/ratio, sd/(ratio*ratio)), per, name))
 		default:
-			out = append(out, fmt.Sprintf("%s ran as fast as %s (%s)", refName, name, factor(p, ratio, sd)))
+			out = append(out, fmt.Sprintf("%s ran as fast%s as %s (%s)", refName, per, name, factor(p, ratio, sd)))
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -78,7 +79,7 @@ func TestSummaryOrderAndFailures(t *testing.T) {
 	if !strings.Contains(got, "Mean [ms]") || !strings.Contains(got, "1686.0") {
 		t.Errorf("explicit ms unit not used:\n%s", got)
 	}
-	if cells := strings.Join(rowCells(t, got, "ocaml-ref"), " "); cells != "failed - - - -" || strings.Contains(got, "than 'ocaml-ref'") {
+	if cells := strings.Join(rowCells(t, got, "ocaml-ref"), " "); cells != "failed — — — —" || strings.Contains(got, "than 'ocaml-ref'") {
 		t.Errorf("a result without successful runs shows as failed, without a sentence:\n%s", got)
 	}
 
@@ -158,44 +159,6 @@ func TestSentencesProperty(t *testing.T) {
 	})
 }
 
-func TestReferenceAndRelative(t *testing.T) {
-	f := seedFile()
-	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
-		t.Fatalf("Reference = %v, want ocaml", r)
-	}
-	f.Reference = "no-such-cell"
-	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
-		t.Errorf("unknown reference label should fall back to the fastest, got %v", r)
-	}
-	f.Reference = "ocaml-ref"
-	f.Results[2].Runs[0].Failed = true // still has successful runs
-	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml-ref" {
-		t.Errorf("Reference = %v, want ocaml-ref", r)
-	}
-	for i := range f.Results[2].Runs {
-		f.Results[2].Runs[i].Failed = true
-	}
-	if r := f.ReferenceResult(); r == nil || r.Label != "ocaml" {
-		t.Errorf("a reference without successful runs should fall back to the fastest, got %v", r)
-	}
-	if _, _, ok := Relative(&f.Results[2], &f.Results[1]); ok {
-		t.Error("Relative of a result without successful runs should not be ok")
-	}
-	ref := &f.Results[1]
-	if x, sd, ok := Relative(ref, ref); !ok || x != 1 || sd != 0 {
-		t.Errorf("Relative(ref, ref) = %v ± %v, %v; want exactly 1 ± 0", x, sd, ok)
-	}
-	x, sd, ok := Relative(&f.Results[0], ref)
-	wantX := 1.686 / 0.776
-	wantSD := wantX * math.Sqrt(math.Pow(0.013/1.686, 2)+math.Pow(0.012/0.776, 2))
-	if !ok || math.Abs(x-wantX) > 1e-12 || math.Abs(sd-wantSD) > 1e-12 {
-		t.Errorf("Relative = %v ± %v, want %v ± %v", x, sd, wantX, wantSD)
-	}
-	if (&harness.File{}).ReferenceResult() != nil {
-		t.Error("an empty file has no reference")
-	}
-}
-
 func TestTableUnitAndOrder(t *testing.T) {
 	f := seedFile()
 	if u := TableUnit(f, Auto); u != Second {
@@ -210,10 +173,11 @@ func TestTableUnitAndOrder(t *testing.T) {
 	if u := TableUnit(f, Auto); u != Millisecond {
 		t.Errorf("TableUnit = %v, want ms", u)
 	}
-	if got := fmt.Sprint(Order(f, SortMean)); got != "[1 0 2]" {
+	rel := analysis.Relate(f)
+	if got := fmt.Sprint(Order(f, rel, SortMean)); got != "[1 0 2]" {
 		t.Errorf("Order(mean) = %s", got)
 	}
-	if got := fmt.Sprint(Order(f, SortCell)); got != "[0 1 2]" {
+	if got := fmt.Sprint(Order(f, rel, SortCell)); got != "[0 1 2]" {
 		t.Errorf("Order(cell) = %s", got)
 	}
 }
@@ -237,5 +201,82 @@ func TestSummaryNamesCallbackVariants(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("callback summary lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// A scan of one cell over batch sizes does different work per run: the
+// relatives are per cell, and the big batch, slower per run but cheaper
+// per cell, is the reference (issue 14's check).
+func TestSummaryScanIsPerCell(t *testing.T) {
+	f := seedFile()
+	f.Results = f.Results[:1]
+	small := result("ref batch-size=16", 0.0097, 0.0004, 0.0093, 0.0101, 0.0093, 0.0097, 0.0101)
+	big := result("ref batch-size=4096", 0.217, 0.003, 0.214, 0.220, 0.214, 0.217, 0.220)
+	for i := range small.Runs {
+		small.Runs[i].Cells = 16 * 1000
+		big.Runs[i].Cells = 4096 * 1000
+	}
+	small.Cell, big.Cell = "ref", "ref"
+	small.Params = map[string]string{"batch-size": "16"}
+	big.Params = map[string]string{"batch-size": "4096"}
+	f.Results = []harness.Result{small, big}
+	f.Reference = ""
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	if !strings.Contains(got, "'ref batch-size=4096' ran") || !strings.Contains(got, "times faster per cell than 'ref batch-size=16'") {
+		t.Errorf("scan summary should make batch-size=4096 the reference, faster per cell:\n%s", got)
+	}
+	if !strings.Contains(got, "Relative per cell (± σ)") || !strings.Contains(got, "ref batch-size=4096 (reference)") {
+		t.Errorf("scan summary header or reference:\n%s", got)
+	}
+}
+
+// Cells crossed with parameters: one reference per parameter set, a
+// cost-per-cell table against the parameter, and cgo-handle stated as the
+// incumbent.
+func TestSummaryCellsByParameters(t *testing.T) {
+	f := seedFile()
+	f.Reference = "ocaml"
+	var rs []harness.Result
+	for _, size := range []string{"16", "256"} {
+		for _, cell := range []string{"ocaml", "cgo-handle"} {
+			k := 1.0
+			if cell == "cgo-handle" {
+				k = 20
+			}
+			r := result(cell+" batch-size="+size, k, k/100, k*0.99, k*1.01, k*0.99, k, k*1.01)
+			r.Cell = cell
+			r.Params = map[string]string{"batch-size": size}
+			for i := range r.Runs {
+				if size == "256" {
+					r.Runs[i].Cells *= 16
+				}
+			}
+			rs = append(rs, r)
+		}
+	}
+	f.Results = rs
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	for _, want := range []string{
+		"ocaml batch-size=16 (reference)", "ocaml batch-size=256 (reference)",
+		"'ocaml batch-size=16' ran 20.00 ± 0.28 times faster per cell than 'cgo-handle batch-size=16'",
+		"vs cgo-handle", "(incumbent)", "20.00 ± 0.28× faster",
+		"Cost per cell against the parameters", "batch-size=256",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// A single run has no spread: its σ reads "—", not 0.
+func TestSummaryOneRunSigma(t *testing.T) {
+	f := seedFile()
+	for i := range f.Results {
+		f.Results[i].Runs = f.Results[i].Runs[:1]
+		f.Results[i].Stddev = 0
+	}
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	if cells := rowCells(t, got, "boxroot"); cells[1] != Missing {
+		t.Errorf("one-run σ = %q, want %q:\n%s", cells[1], Missing, got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
@@ -80,7 +81,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.exportMarkdown, "export-markdown", "", "write the summary as a Markdown table; - is stdout")
 	f.StringVar(&b.exportGoBench, "export-gobench", "", "write every run in the Go benchmark format (for benchstat); - is stdout")
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
-	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 when a benchmark is significantly slower by more than this (e.g. 5%)")
+	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this (e.g. 5%), 3 when undecided")
 }
 
 // exportTarget is one requested export file.
@@ -201,7 +202,7 @@ func (b *benchFlags) resolve() (*session, error) {
 		}
 	}
 	if b.failOnRegression != "" {
-		if s.threshold, err = compare.ParseThreshold(b.failOnRegression); err != nil {
+		if s.threshold, err = analysis.ParseThreshold(b.failOnRegression); err != nil {
 			return nil, fmt.Errorf("--fail-on-regression: %w", err)
 		}
 	}
@@ -349,7 +350,7 @@ func (s *session) execute(ctx context.Context) error {
 		return &exitError{code: exitFailed, err: runErr}
 	}
 	if s.baseline != nil {
-		c, err := compare.Files(s.baseline, f, compare.Options{Threshold: s.threshold, BaseName: s.baselinePath, HeadName: "this run"})
+		c, err := analysis.CompareFiles(s.baseline, f, analysis.Options{Threshold: s.threshold, BaseName: s.baselinePath, HeadName: "this run"})
 		if err != nil {
 			return &exitError{code: exitFailed, err: fmt.Errorf("compare with baseline: %w", err)}
 		}
@@ -357,8 +358,8 @@ func (s *session) execute(ctx context.Context) error {
 		if err := compare.Text(s.out, c); err != nil {
 			return err
 		}
-		if regs := c.Regressions(); s.threshold > 0 && len(regs) > 0 {
-			return &exitError{code: exitFailed, err: fmt.Errorf("%d benchmark(s) regressed beyond %.1f%% against %s", len(regs), 100*s.threshold, s.baselinePath)}
+		if err := gateError(c, s.baselinePath); err != nil {
+			return err
 		}
 	}
 	if failed := f.FailedRuns(); failed > 0 && !o.IgnoreFailure {

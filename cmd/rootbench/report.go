@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report/document"
 )
@@ -32,6 +33,7 @@ by side, each with its metadata.`,
 				if err != nil {
 					return usageError(err)
 				}
+				analysis.Annotate(f) // the relative figures REPORT.md shows
 				files = append(files, f)
 				names = append(names, filepath.Base(a))
 			}

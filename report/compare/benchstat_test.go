@@ -13,6 +13,7 @@ import (
 	"golang.org/x/perf/benchmath"
 	"pgregory.net/rapid"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report/export"
 )
@@ -90,16 +91,16 @@ func exportBenchstat(t fataler, f *harness.File, name string) []benchstatCell {
 
 // benchstatVerdict maps benchstat's delta column to a verdict: "~" and
 // "0.00%" (equal medians) are no change, a signed percentage a direction.
-func benchstatVerdict(delta string) Verdict {
+func benchstatVerdict(delta string) analysis.Verdict {
 	switch {
 	case delta == "~" || delta == "0.00%":
-		return Same
+		return analysis.Same
 	case strings.HasPrefix(delta, "+"):
-		return Slower
+		return analysis.Slower
 	case strings.HasPrefix(delta, "-"):
-		return Faster
+		return analysis.Faster
 	}
-	return Verdict("benchstat printed " + delta)
+	return analysis.Verdict("benchstat printed " + delta)
 }
 
 // TestVerdictsMatchBenchstat generates pairs of results files (with ties,
@@ -142,7 +143,7 @@ type fataler interface {
 // checkBenchstat compares base and head with Files and through benchfmt +
 // benchmath as benchstat does, and fails on any disagreement.
 func checkBenchstat(t fataler, base, head *harness.File) {
-	c, err := Files(base, head, Options{Threshold: 0.05})
+	c, err := analysis.CompareFiles(base, head, analysis.Options{Method: analysis.MethodBenchstat, Threshold: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func checkBenchstat(t fataler, base, head *harness.File) {
 				t.Fatalf("%s: summary %v, benchstat %v", r.Label, pair[0], pair[1])
 			}
 		}
-		if got, want := withCI(r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
+		if got, want := side(c, r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
 			t.Fatalf("%s: interval %q, benchstat %q", r.Label, got, want)
 		}
 		// The same through report/export's Go-benchmark export, whose
@@ -185,13 +186,17 @@ func checkBenchstat(t fataler, base, head *harness.File) {
 			t.Fatalf("%s: verdict %q p=%v, benchstat on the gobench export says %q p=%v", r.Label, r.Verdict, r.P, edelta, ecmp.P)
 		}
 		// benchstat prints the delta to 0.01%; allow its rounding.
-		if v, err := strconv.ParseFloat(strings.TrimSuffix(edelta, "%"), 64); r.Verdict != Same && (err != nil || math.Abs(100*r.Delta-v) > 0.005+1e-9) {
+		if v, err := strconv.ParseFloat(strings.TrimSuffix(edelta, "%"), 64); r.Verdict != analysis.Same && (err != nil || math.Abs(100*r.Delta-v) > 0.005+1e-9) {
 			t.Fatalf("%s: delta %s, benchstat on the gobench export %s", r.Label, pct(r.Delta, 2), edelta)
 		}
 		// The gate never fails a row benchstat calls unchanged or faster,
-		// and never a row whose interval reaches below +5%.
-		if r.Regression && (r.Verdict != Slower || !(r.DeltaLo > 0.05)) {
-			t.Fatalf("%s: regression with verdict %q and interval [%v, %v]", r.Label, r.Verdict, r.DeltaLo, r.DeltaHi)
+		// nor one whose change is within +5%, and never passes a row whose
+		// interval reaches +5%.
+		if r.Gate == analysis.Regression && (r.Verdict != analysis.Slower || !(r.Delta > 0.05)) {
+			t.Fatalf("%s: regression with verdict %q and delta %v", r.Label, r.Verdict, r.Delta)
+		}
+		if r.Gate == analysis.Pass && !(r.DeltaHi < 0.05) {
+			t.Fatalf("%s: pass with interval [%v, %v]", r.Label, r.DeltaLo, r.DeltaHi)
 		}
 	}
 }
@@ -210,17 +215,17 @@ func TestBenchstatEdgeCases(t *testing.T) {
 	cases := []struct {
 		name       string
 		base, head []float64
-		want       Verdict
+		want       analysis.Verdict
 	}{
-		{"equal medians, significant", append(rep(1, 5), rep(5, 6)...), append(rep(5, 6), rep(9, 5)...), Same},
-		{"all equal", rep(2, 10), rep(2, 10), Same},
-		{"one run a side", []float64{1}, []float64{2}, Same},
-		{"disjoint", rep(1, 8), rep(2, 8), Slower},
+		{"equal medians, significant", append(rep(1, 5), rep(5, 6)...), append(rep(5, 6), rep(9, 5)...), analysis.Same},
+		{"all equal", rep(2, 10), rep(2, 10), analysis.Same},
+		{"one run a side", []float64{1}, []float64{2}, analysis.Same},
+		{"disjoint", rep(1, 8), rep(2, 8), analysis.Slower},
 	}
 	for _, tc := range cases {
 		base, head := fixture(spec{label: tc.name, samples: tc.base}), fixture(spec{label: tc.name, samples: tc.head})
 		checkBenchstat(t, base, head)
-		c, err := Files(base, head, Options{})
+		c, err := analysis.CompareFiles(base, head, analysis.Options{Method: analysis.MethodBenchstat})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,53 +240,4 @@ func approxEqual(a, b float64) bool {
 		return a == b
 	}
 	return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
-}
-
-// TestGateProperties checks the gate's two promises on random samples:
-// a head that is the base scaled by at most 1+threshold never fails it
-// (noise cannot), and a head scaled far beyond the base's spread always does
-// once there are enough runs for an interval.
-func TestGateProperties(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(2, 20).Draw(t, "n")
-		xs := rapid.SliceOfN(rapid.Float64Range(0.5, 2), n, n).Draw(t, "samples")
-		th := rapid.Float64Range(0.005, 0.5).Draw(t, "threshold")
-		o := Options{Threshold: th}
-
-		// Within the threshold: never a regression, whatever the samples.
-		k := rapid.Float64Range(0.5, 1+th).Draw(t, "scale within")
-		row := compareSamples(xs, scaled(xs, k), mustResolve(t, o))
-		if row.Regression {
-			t.Fatalf("scale %v <= 1+%v failed the gate: interval [%v, %v]", k, th, row.DeltaLo, row.DeltaHi)
-		}
-
-		// Far beyond: every head run slower than every base run by more
-		// than the threshold.
-		lo, hi := minMax(xs)
-		if n < 7 || lo == hi {
-			return
-		}
-		k = (1 + th) * hi / lo * rapid.Float64Range(1.01, 3).Draw(t, "scale beyond")
-		row = compareSamples(xs, scaled(xs, k), mustResolve(t, o))
-		if row.Verdict != Slower || !row.Regression {
-			t.Fatalf("scale %v (spread %v..%v, n=%d) passed a %v gate: verdict %q p=%v interval [%v, %v]",
-				k, lo, hi, n, th, row.Verdict, row.P, row.DeltaLo, row.DeltaHi)
-		}
-	})
-}
-
-func mustResolve(t *rapid.T, o Options) Options {
-	o, err := o.resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
-func minMax(xs []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
 }

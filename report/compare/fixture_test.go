@@ -1,10 +1,7 @@
 package compare
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"testing"
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
@@ -67,15 +64,4 @@ func scaled(xs []float64, k float64) []float64 {
 		out[i] = x * k
 	}
 	return out
-}
-
-func writeJSON(t testing.TB, path string, f *harness.File) {
-	t.Helper()
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,3 +1,8 @@
+// Package compare prints what package analysis decided about two sides
+// (two results files, two cells of one file, or the base and head builds
+// of `rootbench ab`): an aligned terminal table (Text), a pull-request
+// comment (Markdown) and a versioned JSON document (JSON). It computes no
+// delta, interval, verdict or gate itself.
 package compare
 
 import (
@@ -5,9 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -15,48 +18,90 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"golang.org/x/perf/benchmath"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/report"
 )
 
+// JSONSchema is the version tag of the JSON comparison document (see
+// JSON). Version 2 added the method, the correction, each row's gate
+// outcome, level, adjusted p-value and runs still needed, and the
+// whole-table outcome.
+const JSONSchema = "rootbench-compare/v2"
+
 // SummaryLine is the one-line outcome, the first line of the Markdown:
-// "2 slower, 1 faster, 5 unchanged; gate 5%: FAIL (boxroot +12.3% [+8.1%, +16.0%])".
-func (c *Comparison) SummaryLine() string {
+// "1 slower, 0 faster, 2 unchanged; gate 5%: REGRESSION (boxroot +12.3%
+// [+8.1%, +16.0%])", "...; gate 5%: INCONCLUSIVE (ref: about 12 more runs
+// per side)", "...; gate 5%: pass" or "...; gate off", then the warning
+// count.
+func SummaryLine(c *analysis.Comparison) string {
 	slower, faster, same := c.Counts()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d slower, %d faster, %d unchanged; ", slower, faster, same)
-	switch regs := c.Regressions(); {
-	case c.Threshold <= 0:
+	gate := "gate " + pctPlain(c.Threshold) + ": "
+	switch c.Outcome() {
+	case analysis.GateOff:
 		b.WriteString("gate off")
-	case len(regs) == 0:
-		fmt.Fprintf(&b, "gate %s: pass", pctPlain(c.Threshold))
-	default:
-		parts := make([]string, len(regs))
-		for i, r := range regs {
-			parts[i] = fmt.Sprintf("%s %s %s", r.Label, pct(r.Delta, 1), interval(r))
+	case analysis.Pass:
+		b.WriteString(gate + "pass")
+	case analysis.Regression:
+		var parts []string
+		for _, r := range c.Regressions() {
+			parts = append(parts, fmt.Sprintf("%s %s %s", r.Label, pct(r.Delta, 1), interval(r)))
 		}
-		fmt.Fprintf(&b, "gate %s: FAIL (%s)", pctPlain(c.Threshold), strings.Join(parts, "; "))
+		b.WriteString(gate + "REGRESSION (" + strings.Join(parts, "; ") + ")")
+	case analysis.Inconclusive:
+		var parts []string
+		for _, r := range c.Undecided() {
+			parts = append(parts, r.Label+": "+moreRuns(r))
+		}
+		b.WriteString(gate + "INCONCLUSIVE (" + strings.Join(parts, "; ") + ")")
 	}
 	if n := len(c.Warnings); n > 0 {
-		fmt.Fprintf(&b, "; %d warning%s", n, plural(n))
+		fmt.Fprintf(&b, "; %d warning%s", n, report.Plural(n))
 	}
 	return b.String()
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// moreRuns says how many more runs would decide an inconclusive row.
+func moreRuns(r analysis.Row) string {
+	if r.MoreRuns <= 0 {
+		return "more runs needed"
 	}
-	return "s"
+	return fmt.Sprintf("about %d more run%s per side", r.MoreRuns, report.Plural(r.MoreRuns))
 }
 
-// Text writes the comparison as an aligned table: one row per configuration
-// with both medians and their intervals, the delta with its interval, the
+// Method describes how c's rows were computed, in one sentence, for the
+// footers.
+func Method(c *analysis.Comparison) string {
+	if c.Method == analysis.MethodBenchstat {
+		return fmt.Sprintf("benchstat: medians with 95%% intervals and the Mann-Whitney U test (golang.org/x/perf/benchmath, AssumeNothing); "+
+			"a row is ~ when p > α = %v, with no correction across rows; the delta interval combines the two medians' intervals at √0.95 each (conservative)", c.Alpha)
+	}
+	corr := fmt.Sprintf("Holm's correction across the %d row%s keeps the family-wise error rate at α = %v; each interval is at the level its row was tested at",
+		len(c.Rows), report.Plural(len(c.Rows)), c.Alpha)
+	if c.Correction == analysis.CorrectionNone {
+		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %v", c.Alpha)
+	}
+	return "Hodges-Lehmann shift of log times with the Mann-Whitney (Moses) interval; a row is significant exactly when its interval excludes 0; " + corr
+}
+
+// gateRule states the gate's rule, for the footers.
+func gateRule(c *analysis.Comparison) string {
+	if c.Threshold <= 0 {
+		return "The gate is off."
+	}
+	t := pctPlain(c.Threshold)
+	return fmt.Sprintf("Gate %s: pass when the interval lies wholly below +%s; regression when significant and the estimate is beyond +%s; otherwise inconclusive.", t, t, t)
+}
+
+// Text writes the comparison as an aligned table: one row per
+// configuration with both medians, the delta with its interval, the
 // p-value, the verdict (and the gate), closed by the geomean; then the
-// summary line and every warning.
-func Text(w io.Writer, c *Comparison) error {
+// method, the summary line and every warning.
+func Text(w io.Writer, c *analysis.Comparison) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s: base = %s, head = %s; median workload wall time ± %s CI, delta interval at %s\n",
-		orDefault(c.Workload, "results"), c.Base.Name, c.Head.Name, pctPlain(c.Confidence), pctPlain(c.Confidence))
+	fmt.Fprintf(&buf, "%s: base = %s, head = %s; median workload wall time%s\n",
+		orDefault(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
 	gate := c.Threshold > 0
 	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
@@ -82,10 +127,9 @@ func Text(w io.Writer, c *Comparison) error {
 	)
 	t.Header(header...)
 	for _, r := range c.Rows {
-		cells := []any{rowName(r), withCI(r.Base), withCI(r.Head), pct(r.Delta, 2), interval(r),
-			pValue(r), string(r.Verdict)}
+		cells := []any{rowName(r), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), pValue(c, r), string(r.Verdict)}
 		if gate {
-			cells = append(cells, gateMark(r))
+			cells = append(cells, gateText(r))
 		}
 		if err := t.Append(cells...); err != nil {
 			return fmt.Errorf("compare: text table: %w", err)
@@ -101,7 +145,8 @@ func Text(w io.Writer, c *Comparison) error {
 	if err := t.Render(); err != nil {
 		return fmt.Errorf("compare: text table: %w", err)
 	}
-	fmt.Fprintln(&buf, c.SummaryLine())
+	fmt.Fprintf(&buf, "method: %s\n", Method(c))
+	fmt.Fprintln(&buf, SummaryLine(c))
 	if len(c.Warnings) > 0 {
 		fmt.Fprintln(&buf, "warnings:")
 		for _, warn := range c.Warnings {
@@ -114,6 +159,26 @@ func Text(w io.Writer, c *Comparison) error {
 	return nil
 }
 
+// medianCI is the header's note on the sides' columns: benchstat shows each
+// median's interval, the default method only the medians (its interval is
+// the delta's).
+func medianCI(c *analysis.Comparison) string {
+	if c.Method == analysis.MethodBenchstat {
+		return " ± 95% CI"
+	}
+	return ""
+}
+
+// side formats one side of a row: the median, with benchstat's "± x%"
+// interval in benchstat mode; "/cell" when the row compares per unit.
+func side(c *analysis.Comparison, s analysis.Summary) string {
+	v := seconds(s.Median)
+	if c.Method == analysis.MethodBenchstat {
+		v += " ± " + benchmath.Summary{Center: s.Median, Lo: s.Lo, Hi: s.Hi}.PctRangeString()
+	}
+	return v
+}
+
 // trimLines drops trailing blanks from every line.
 func trimLines(b []byte) []byte {
 	lines := bytes.Split(b, []byte("\n"))
@@ -123,118 +188,145 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-func rowName(r Row) string {
+func rowName(r analysis.Row) string {
+	name := r.Label
 	if r.BaseLabel != "" {
-		return r.BaseLabel + " → " + r.Label
+		name = r.BaseLabel + " → " + r.Label
 	}
-	return r.Label
+	if r.Basis != "" && r.Basis != string(analysis.BasisTime) {
+		name += " (" + r.Basis + ")"
+	}
+	return name
 }
 
-func gateMark(r Row) string {
-	if r.Regression {
-		return "FAIL"
+// gateText is a row's gate cell: "pass", "REGRESSION", or "inconclusive
+// (+12 runs)".
+func gateText(r analysis.Row) string {
+	switch r.Gate {
+	case analysis.Regression:
+		return "REGRESSION"
+	case analysis.Inconclusive:
+		if r.MoreRuns > 0 {
+			return fmt.Sprintf("inconclusive (+%d runs)", r.MoreRuns)
+		}
+		return "inconclusive"
+	case analysis.Pass:
+		return "pass"
 	}
 	return ""
 }
 
 // Markdown writes the comparison ready to post as a pull-request comment:
-// the summary line, the table, then the details (method, warnings,
-// machines, parameters, p-values) in a collapsed <details> block.
-func Markdown(w io.Writer, c *Comparison) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(c.SummaryLine()))
-	fmt.Fprintf(&b, "%s: median workload wall time ± %s CI; **base** = %s, **head** = %s\n\n",
-		mdEscape(orDefault(c.Workload, "results")), pctPlain(c.Confidence), mdCode(c.Base.Name), mdCode(c.Head.Name))
+// the summary line, the table, then the details (method, gate rule,
+// warnings, tests, machines, parameters) in a collapsed <details> block.
+// Every table goes through tablewriter's Markdown renderer.
+func Markdown(w io.Writer, c *analysis.Comparison) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "**%s**\n\n", report.MdEscape(SummaryLine(c)))
+	fmt.Fprintf(&b, "%s: median workload wall time%s; **base** = %s, **head** = %s\n\n",
+		report.MdEscape(orDefault(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
 	gate := c.Threshold > 0
-	b.WriteString("| benchmark | base | head | delta | delta interval | verdict |")
+	header := []string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
 	if gate {
-		fmt.Fprintf(&b, " gate %s |", pctPlain(c.Threshold))
+		header = append(header, "gate "+pctPlain(c.Threshold))
+		align = append(align, tw.AlignLeft)
 	}
-	b.WriteString("\n|:--|--:|--:|--:|:--|:--|")
-	if gate {
-		b.WriteString(":--|")
-	}
-	b.WriteString("\n")
+	var rows [][]string
 	for _, r := range c.Rows {
 		verdict := string(r.Verdict)
-		if r.Verdict != Same {
+		if r.Verdict != analysis.Same {
 			verdict = "**" + verdict + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |", mdEscape(rowName(r)), withCI(r.Base), withCI(r.Head),
-			pct(r.Delta, 2), interval(r), verdict)
+		row := []string{report.MdEscape(rowName(r)), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), verdict}
 		if gate {
-			fmt.Fprintf(&b, " %s |", map[bool]string{true: "**FAIL**", false: "pass"}[r.Regression])
+			g := gateText(r)
+			if r.Gate == analysis.Regression {
+				g = "**" + g + "**"
+			}
+			row = append(row, g)
 		}
-		b.WriteString("\n")
+		rows = append(rows, row)
 	}
 	if c.Geomean.OK {
-		fmt.Fprintf(&b, "| *geomean* | %s | %s | %s | | |", seconds(c.Geomean.Base), seconds(c.Geomean.Head), pct(c.Geomean.Delta, 2))
+		row := []string{"*geomean*", seconds(c.Geomean.Base), seconds(c.Geomean.Head), pct(c.Geomean.Delta, 2), "", ""}
 		if gate {
-			b.WriteString(" |")
+			row = append(row, "")
 		}
-		b.WriteString("\n")
+		rows = append(rows, row)
+	}
+	if err := report.MarkdownTable(&b, header, rows, align); err != nil {
+		return fmt.Errorf("compare: markdown: %w", err)
 	}
 
 	b.WriteString("\n<details><summary>Details")
 	if n := len(c.Warnings); n > 0 {
-		fmt.Fprintf(&b, " (%d warning%s)", n, plural(n))
+		fmt.Fprintf(&b, " (%d warning%s)", n, report.Plural(n))
 	}
 	b.WriteString("</summary>\n\n")
-	fmt.Fprintf(&b, "Method: every successful run's workload wall time is one sample. Medians with %s confidence intervals "+
-		"and the Mann-Whitney U test come from golang.org/x/perf/benchmath (AssumeNothing), as in benchstat; "+
-		"a row is `~` when p > α = %v. The delta interval combines the two medians' intervals at √%v each, at their extremes (conservative). ",
-		pctPlain(c.Confidence), c.Alpha, c.Confidence)
-	if gate {
-		fmt.Fprintf(&b, "The gate fails a row only when it is significantly slower and its whole delta interval lies above +%s.", pctPlain(c.Threshold))
-	} else {
-		b.WriteString("The gate is off.")
-	}
-	b.WriteString("\n\n")
+	fmt.Fprintf(&b, "Method: every successful run's workload wall time is one sample (its time per unit of work when the sides do different work). %s. %s\n\n",
+		report.MdEscape(Method(c)), gateRule(c))
 	if len(c.Warnings) > 0 {
 		b.WriteString("**Warnings**\n\n")
 		for _, warn := range c.Warnings {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(warn))
+			fmt.Fprintf(&b, "- %s\n", report.MdEscape(warn))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("**Tests**\n\n| benchmark | p | n | base median [CI] | head median [CI] | delta interval |\n|:--|--:|--:|--:|--:|:--|\n")
+	b.WriteString("**Tests**\n\n")
+	var tests [][]string
 	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(rowName(r)), pNumber(r.P), nString(r),
-			absCI(r.Base), absCI(r.Head), interval(r))
+		tests = append(tests, []string{report.MdEscape(rowName(r)), pNumber(r.P), pNumber(r.PAdjusted), levelText(r.Level), nString(r),
+			absCI(r.Base), absCI(r.Head), interval(r)})
+	}
+	if err := report.MarkdownTable(&b, []string{"benchmark", "p", "adjusted p", "level", "n", "base median [95% CI]", "head median [95% CI]", "delta interval"}, tests,
+		[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}); err != nil {
+		return fmt.Errorf("compare: markdown: %w", err)
 	}
 	b.WriteString("\n")
-	if c.Mode == "files" {
-		b.WriteString("**Machines**\n\n| | base | head |\n|:--|:--|:--|\n")
-		for _, m := range machineRows(c.Base, c.Head) {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", m[0], mdEscape(m[1]), mdEscape(m[2]))
-		}
-		b.WriteString("\n")
-	} else {
-		b.WriteString("**Machine**\n\n| | |\n|:--|:--|\n")
-		for _, m := range machineRows(c.Base, c.Head) {
-			fmt.Fprintf(&b, "| %s | %s |\n", m[0], mdEscape(m[1]))
-		}
-		b.WriteString("\n")
+	files := c.Mode == "files"
+	machines := machineRows(c.Base, c.Head)
+	title, header2 := "**Machines**\n\n", []string{"", "base", "head"}
+	if !files {
+		title, header2 = "**Machine**\n\n", []string{"", ""}
 	}
+	b.WriteString(title)
+	var mrows [][]string
+	for _, m := range machines {
+		row := []string{m[0], report.MdEscape(m[1])}
+		if files {
+			row = append(row, report.MdEscape(m[2]))
+		}
+		mrows = append(mrows, row)
+	}
+	if err := report.MarkdownTable(&b, header2, mrows, nil); err != nil {
+		return fmt.Errorf("compare: markdown: %w", err)
+	}
+	b.WriteString("\n")
 	if keys := paramKeys(c.Base.Params, c.Head.Params); len(keys) > 0 {
-		if c.Mode == "files" {
-			b.WriteString("**Parameters**\n\n| | base | head |\n|:--|:--|:--|\n")
-			for _, k := range keys {
-				fmt.Fprintf(&b, "| %s | %s | %s |\n", mdEscape(k), mdEscape(unset(c.Base.Params, k)), mdEscape(unset(c.Head.Params, k)))
+		b.WriteString("**Parameters**\n\n")
+		var prows [][]string
+		for _, k := range keys {
+			row := []string{report.MdEscape(k)}
+			if files {
+				row = append(row, report.MdEscape(unset(c.Base.Params, k)))
 			}
-		} else {
-			b.WriteString("**Parameters**\n\n| | |\n|:--|:--|\n")
-			for _, k := range keys {
-				fmt.Fprintf(&b, "| %s | %s |\n", mdEscape(k), mdEscape(unset(c.Head.Params, k)))
-			}
+			prows = append(prows, append(row, report.MdEscape(unset(c.Head.Params, k))))
+		}
+		if err := report.MarkdownTable(&b, header2, prows, nil); err != nil {
+			return fmt.Errorf("compare: markdown: %w", err)
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("</details>\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("compare: write markdown: %w", err)
 	}
 	return nil
+}
+
+func levelText(l float64) string {
+	return fmt.Sprintf("%.4g%%", 100*l)
 }
 
 func unset(m map[string]string, k string) string {
@@ -252,23 +344,30 @@ func paramKeys(a, b map[string]string) []string {
 	for k := range b {
 		keys[k] = true
 	}
-	return slices.Sorted(maps.Keys(keys))
+	return report.SortedKeys(keys)
 }
 
-func machineRows(b, h Side) [][3]string {
-	row := func(name string, f func(s Side) string) [3]string {
-		return [3]string{name, orDefault(f(b), "—"), orDefault(f(h), "—")}
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func machineRows(b, h analysis.Side) [][3]string {
+	row := func(name string, f func(s analysis.Side) string) [3]string {
+		return [3]string{name, orDefault(f(b), report.Missing), orDefault(f(h), report.Missing)}
 	}
 	return [][3]string{
-		row("host", func(s Side) string { return s.Machine.Hostname }),
-		row("CPU", func(s Side) string { return s.Machine.CPUModel }),
-		row("logical CPUs", func(s Side) string { return fmt.Sprint(s.Machine.LogicalCPUs) }),
-		row("GOMAXPROCS", func(s Side) string { return fmt.Sprint(s.Machine.GOMAXPROCS) }),
-		row("OS/arch", func(s Side) string { return s.Machine.OS + "/" + s.Machine.Arch }),
-		row("kernel", func(s Side) string { return s.Machine.Kernel }),
-		row("governor", func(s Side) string { return s.Machine.Governor }),
-		row("Go", func(s Side) string { return s.Tool.GoVersion }),
-		row("rootbench", func(s Side) string {
+		row("host", func(s analysis.Side) string { return s.Machine.Hostname }),
+		row("CPU", func(s analysis.Side) string { return s.Machine.CPUModel }),
+		row("logical CPUs", func(s analysis.Side) string { return fmt.Sprint(s.Machine.LogicalCPUs) }),
+		row("GOMAXPROCS", func(s analysis.Side) string { return fmt.Sprint(s.Machine.GOMAXPROCS) }),
+		row("OS/arch", func(s analysis.Side) string { return s.Machine.OS + "/" + s.Machine.Arch }),
+		row("kernel", func(s analysis.Side) string { return s.Machine.Kernel }),
+		row("governor", func(s analysis.Side) string { return s.Machine.Governor }),
+		row("Go", func(s analysis.Side) string { return s.Tool.GoVersion }),
+		row("rootbench", func(s analysis.Side) string {
 			v := s.Tool.Version
 			if s.Tool.Revision != "" {
 				v += " (" + s.Tool.Revision + ")"
@@ -281,18 +380,23 @@ func machineRows(b, h Side) [][3]string {
 	}
 }
 
-func mdEscape(s string) string {
-	r := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "\n", " ")
-	return r.Replace(s)
-}
-
-func mdCode(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
-}
-
-// JSON writes the comparison as one indented JSON object. Infinite interval
-// bounds (too few runs) are written as null.
-func JSON(w io.Writer, c *Comparison) error {
+// JSON writes the comparison as one indented JSON object whose "schema"
+// is JSONSchema:
+//
+//	schema, mode ("files"/"cells"), method ("hl"/"benchstat"), correction
+//	("holm"/"none"), summary (SummaryLine), gate ("off", "pass",
+//	"regression", "inconclusive"), exit_code (0, 1, 3), threshold, alpha,
+//	unit ("seconds"), workload, base/head {name, tool, machine, params},
+//	rows [{label, base_label, cell, params, basis ("time", "per cell"),
+//	base/head {median, lo, hi, confidence, n, failed}, delta, delta_lo,
+//	delta_hi, level, p, p_adjusted, alpha, verdict ("faster", "slower",
+//	"~"), gate, more_runs, warnings}], geomean {base, head, delta},
+//	only_base, only_head, warnings.
+//
+// Fractions are fractions (0.05 for 5%), times seconds (per unit of work
+// on a row whose basis says so). Infinite interval bounds (too few runs)
+// are written as null.
+func JSON(w io.Writer, c *analysis.Comparison) error {
 	type summary struct {
 		Median     float64  `json:"median"`
 		Lo         *float64 `json:"lo"`
@@ -302,21 +406,24 @@ func JSON(w io.Writer, c *Comparison) error {
 		Failed     int      `json:"failed"`
 	}
 	type row struct {
-		Label           string            `json:"label"`
-		BaseLabel       string            `json:"base_label,omitempty"`
-		Cell            string            `json:"cell"`
-		Params          map[string]string `json:"params,omitempty"`
-		Base            summary           `json:"base"`
-		Head            summary           `json:"head"`
-		Delta           float64           `json:"delta"`
-		DeltaLo         *float64          `json:"delta_lo"`
-		DeltaHi         *float64          `json:"delta_hi"`
-		DeltaConfidence float64           `json:"delta_confidence"`
-		P               float64           `json:"p"`
-		Alpha           float64           `json:"alpha"`
-		Verdict         Verdict           `json:"verdict"`
-		Regression      bool              `json:"regression"`
-		Warnings        []string          `json:"warnings,omitempty"`
+		Label     string            `json:"label"`
+		BaseLabel string            `json:"base_label,omitempty"`
+		Cell      string            `json:"cell"`
+		Params    map[string]string `json:"params,omitempty"`
+		Basis     string            `json:"basis"`
+		Base      summary           `json:"base"`
+		Head      summary           `json:"head"`
+		Delta     float64           `json:"delta"`
+		DeltaLo   *float64          `json:"delta_lo"`
+		DeltaHi   *float64          `json:"delta_hi"`
+		Level     float64           `json:"level"`
+		P         float64           `json:"p"`
+		PAdjusted float64           `json:"p_adjusted"`
+		Alpha     float64           `json:"alpha"`
+		Verdict   analysis.Verdict  `json:"verdict"`
+		Gate      analysis.Outcome  `json:"gate"`
+		MoreRuns  int               `json:"more_runs,omitempty"`
+		Warnings  []string          `json:"warnings,omitempty"`
 	}
 	type side struct {
 		Name    string            `json:"name"`
@@ -330,21 +437,24 @@ func JSON(w io.Writer, c *Comparison) error {
 		Delta float64 `json:"delta"`
 	}
 	type out struct {
-		Mode       string   `json:"mode"`
-		Summary    string   `json:"summary"`
-		Gate       string   `json:"gate"` // "off", "pass" or "fail"
-		Threshold  float64  `json:"threshold"`
-		Alpha      float64  `json:"alpha"`
-		Confidence float64  `json:"confidence"`
-		Unit       string   `json:"unit"`
-		Workload   string   `json:"workload,omitempty"`
-		Base       side     `json:"base"`
-		Head       side     `json:"head"`
-		Rows       []row    `json:"rows"`
-		Geomean    *geomean `json:"geomean"`
-		OnlyBase   []string `json:"only_base,omitempty"`
-		OnlyHead   []string `json:"only_head,omitempty"`
-		Warnings   []string `json:"warnings,omitempty"`
+		Schema     string              `json:"schema"`
+		Mode       string              `json:"mode"`
+		Method     analysis.Method     `json:"method"`
+		Correction analysis.Correction `json:"correction"`
+		Summary    string              `json:"summary"`
+		Gate       analysis.Outcome    `json:"gate"`
+		ExitCode   int                 `json:"exit_code"`
+		Threshold  float64             `json:"threshold"`
+		Alpha      float64             `json:"alpha"`
+		Unit       string              `json:"unit"`
+		Workload   string              `json:"workload,omitempty"`
+		Base       side                `json:"base"`
+		Head       side                `json:"head"`
+		Rows       []row               `json:"rows"`
+		Geomean    *geomean            `json:"geomean"`
+		OnlyBase   []string            `json:"only_base,omitempty"`
+		OnlyHead   []string            `json:"only_head,omitempty"`
+		Warnings   []string            `json:"warnings,omitempty"`
 	}
 	finite := func(v float64) *float64 {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
@@ -352,29 +462,25 @@ func JSON(w io.Writer, c *Comparison) error {
 		}
 		return &v
 	}
-	sum := func(s Summary) summary {
+	sum := func(s analysis.Summary) summary {
 		return summary{s.Median, finite(s.Lo), finite(s.Hi), s.Confidence, s.N, s.Failed}
 	}
 	o := out{
-		Mode: c.Mode, Summary: c.SummaryLine(), Gate: "off", Threshold: c.Threshold,
-		Alpha: c.Alpha, Confidence: c.Confidence, Unit: "seconds", Workload: c.Workload,
+		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction,
+		Summary: SummaryLine(c), Gate: c.Outcome(), ExitCode: c.Outcome().ExitCode(), Threshold: c.Threshold,
+		Alpha: c.Alpha, Unit: "seconds", Workload: c.Workload,
 		Base:     side{c.Base.Name, c.Base.Tool, c.Base.Machine, c.Base.Params},
 		Head:     side{c.Head.Name, c.Head.Tool, c.Head.Machine, c.Head.Params},
 		Rows:     []row{},
 		OnlyBase: c.OnlyBase, OnlyHead: c.OnlyHead, Warnings: c.Warnings,
 	}
-	if c.Threshold > 0 {
-		o.Gate = "pass"
-		if len(c.Regressions()) > 0 {
-			o.Gate = "fail"
-		}
-	}
 	for _, r := range c.Rows {
 		o.Rows = append(o.Rows, row{
-			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params,
+			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params, Basis: r.Basis,
 			Base: sum(r.Base), Head: sum(r.Head),
-			Delta: r.Delta, DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi), DeltaConfidence: r.DeltaConfidence,
-			P: r.P, Alpha: r.Alpha, Verdict: r.Verdict, Regression: r.Regression, Warnings: r.Warnings,
+			Delta: r.Delta, DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi), Level: r.Level,
+			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns,
+			Warnings: r.Warnings,
 		})
 	}
 	if c.Geomean.OK {
@@ -412,12 +518,7 @@ func seconds(v float64) string {
 	}
 }
 
-// withCI is the median with benchstat's "± x%" interval.
-func withCI(s Summary) string {
-	return seconds(s.Median) + " ± " + benchmath.Summary{Center: s.Median, Lo: s.Lo, Hi: s.Hi}.PctRangeString()
-}
-
-func absCI(s Summary) string {
+func absCI(s analysis.Summary) string {
 	return fmt.Sprintf("%s [%s, %s]", seconds(s.Median), seconds(s.Lo), seconds(s.Hi))
 }
 
@@ -443,20 +544,37 @@ func pctPlain(v float64) string {
 	return fmt.Sprintf("%.4g%%", 100*v)
 }
 
-func interval(r Row) string {
-	return "[" + pct(r.DeltaLo, 1) + ", " + pct(r.DeltaHi, 1) + "]"
+// interval formats the delta interval. A bound rounding to the other side
+// of zero than its sign is shown with more precision, so a significant
+// row never reads as if its interval touched zero.
+func interval(r analysis.Row) string {
+	return "[" + bound(r.DeltaLo) + ", " + bound(r.DeltaHi) + "]"
 }
 
-// pValue is benchstat's "p=0.000 n=10" annotation.
-func pValue(r Row) string {
-	return benchmath.Comparison{P: r.P, N1: r.Base.N, N2: r.Head.N}.String()
+func bound(v float64) string {
+	for prec := 1; prec < 6; prec++ {
+		s := pct(v, prec)
+		if v == 0 || (s != "+0."+strings.Repeat("0", prec)+"%" && s != "-0."+strings.Repeat("0", prec)+"%") {
+			return s
+		}
+	}
+	return pct(v, 6)
+}
+
+// pValue is benchstat's "p=0.000 n=10" annotation; under a correction, the
+// adjusted p-value, which is what the verdict compares with α.
+func pValue(c *analysis.Comparison, r analysis.Row) string {
+	if c.Method == analysis.MethodBenchstat {
+		return benchmath.Comparison{P: r.P, N1: r.Base.N, N2: r.Head.N}.String()
+	}
+	return benchmath.Comparison{P: r.PAdjusted, N1: r.Base.N, N2: r.Head.N}.String()
 }
 
 func pNumber(p float64) string {
 	return fmt.Sprintf("%.3g", p)
 }
 
-func nString(r Row) string {
+func nString(r analysis.Row) string {
 	if r.Base.N == r.Head.N {
 		return fmt.Sprint(r.Base.N)
 	}

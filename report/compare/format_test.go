@@ -7,11 +7,15 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/report"
 )
 
 // sampleComparison has a regression, an unchanged row, a row with too few
-// runs (infinite intervals) and a label that needs Markdown escaping.
-func sampleComparison(t *testing.T) *Comparison {
+// runs (inconclusive, infinite interval) and a label that needs Markdown
+// escaping.
+func sampleComparison(t *testing.T, m analysis.Method) *analysis.Comparison {
 	t.Helper()
 	b := noisy(3, 10, 1.686, 0.02)
 	base := fixture(
@@ -25,15 +29,29 @@ func sampleComparison(t *testing.T) *Comparison {
 		spec{label: "bx|boxed", samples: noisy(6, 3, 0.0107, 0.02)},
 	)
 	head.Machine.CPUModel = "Other CPU"
-	c, err := Files(base, head, Options{Threshold: 0.05, BaseName: "base.json", HeadName: "head.json"})
+	c, err := analysis.CompareFiles(base, head, analysis.Options{Method: m, Threshold: 0.05, BaseName: "base.json", HeadName: "head.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
+// mdCells splits a Markdown table row on its unescaped pipes.
+func mdCells(l string) []string {
+	l = strings.TrimSpace(l)
+	if !strings.HasPrefix(l, "|") || !strings.HasSuffix(l, "|") {
+		return nil
+	}
+	l = strings.ReplaceAll(l[1:len(l)-1], `\|`, "\x00")
+	var out []string
+	for _, c := range strings.Split(l, "|") {
+		out = append(out, strings.ReplaceAll(strings.TrimSpace(c), "\x00", `\|`))
+	}
+	return out
+}
+
 func TestText(t *testing.T) {
-	c := sampleComparison(t)
+	c := sampleComparison(t, analysis.MethodHL)
 	var buf bytes.Buffer
 	if err := Text(&buf, c); err != nil {
 		t.Fatal(err)
@@ -51,10 +69,10 @@ func TestText(t *testing.T) {
 	}
 	for prefix, wants := range map[string][]string{
 		"benchmark": {"base", "head", "delta", "delta interval", "p", "verdict", "gate 5%"},
-		"boxroot":   {"1.7", "s ± ", "+20.00%", "p=0.000 n=10", "slower", "FAIL"},
-		"ref":       {"+0.00%", "p=1.000 n=10", "~"},
-		"bx|boxed":  {"ms ± ∞", "[-∞, +∞]", "n=3"},
-		"geomean":   {"+6.27%"},
+		"boxroot":   {"1.6", "s ", "+20.00%", "p=0.000 n=10", "slower", "REGRESSION"},
+		"ref":       {"+0.00%", "p=1.000 n=10", "~", "pass"},
+		"bx|boxed":  {"ms", "[-∞, +∞]", "n=3", "inconclusive (+"},
+		"geomean":   {"%"},
 	} {
 		l := row(prefix)
 		for _, w := range wants {
@@ -63,8 +81,8 @@ func TestText(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(row("ref"), "FAIL") {
-		t.Errorf("unchanged row marked FAIL: %q", row("ref"))
+	if strings.Contains(row("boxroot"), "±") {
+		t.Errorf("the default method shows medians without their own intervals: %q", row("boxroot"))
 	}
 	// Columns are aligned: the header and rows put "delta" figures at the
 	// same end column.
@@ -72,9 +90,9 @@ func TestText(t *testing.T) {
 	if h, r := row("benchmark"), row("boxroot"); end(h, "delta ") != end(r, "+20.00% ") {
 		t.Errorf("delta column not right-aligned under its header:\n%s\n%s", h, r)
 	}
-	for _, w := range append([]string{c.SummaryLine(), "warnings:"}, c.Warnings...) {
+	for _, w := range append([]string{SummaryLine(c), "warnings:", "method: Hodges-Lehmann", "Holm's correction across the 3 rows"}, c.Warnings...) {
 		if !strings.Contains(out, w) {
-			t.Errorf("text lacks %q", w)
+			t.Errorf("text lacks %q:\n%s", w, out)
 		}
 	}
 	for _, l := range lines {
@@ -82,39 +100,82 @@ func TestText(t *testing.T) {
 			t.Errorf("trailing blanks in %q", l)
 		}
 	}
+
+	// benchstat mode: medians with benchstat's "± x%" and no correction.
+	c = sampleComparison(t, analysis.MethodBenchstat)
+	buf.Reset()
+	if err := Text(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "s ± ") || !strings.Contains(out, "ms ± ∞") || !strings.Contains(out, "no correction across rows") {
+		t.Errorf("benchstat text:\n%s", out)
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	c := sampleComparison(t, analysis.MethodHL)
+	if got := SummaryLine(c); !strings.HasPrefix(got, "1 slower, 0 faster, 2 unchanged; gate 5%: REGRESSION (boxroot +20.0% [") {
+		t.Errorf("summary line %q", got)
+	}
+	c.Rows = c.Rows[1:] // without the regression: bx|boxed is undecided
+	if got := SummaryLine(c); !strings.Contains(got, "gate 5%: INCONCLUSIVE (bx|boxed: about ") {
+		t.Errorf("summary line %q", got)
+	}
+	c.Rows = c.Rows[:1]
+	if got := SummaryLine(c); !strings.Contains(got, "gate 5%: pass") {
+		t.Errorf("summary line %q", got)
+	}
+	c.Threshold = 0
+	if got := SummaryLine(c); !strings.Contains(got, "gate off") {
+		t.Errorf("summary line %q", got)
+	}
 }
 
 func TestMarkdown(t *testing.T) {
-	c := sampleComparison(t)
+	c := sampleComparison(t, analysis.MethodHL)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, c); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
 	first, _, _ := strings.Cut(out, "\n")
-	if first != "**"+c.SummaryLine()+"**" {
+	if first != "**"+report.MdEscape(SummaryLine(c))+"**" {
 		t.Errorf("first line %q, want the summary line", first)
 	}
-	if !strings.HasPrefix(c.SummaryLine(), "1 slower, 0 faster, 2 unchanged; gate 5%: FAIL (boxroot +20.0% [") {
-		t.Errorf("summary line %q", c.SummaryLine())
-	}
-	table := strings.Index(out, "| benchmark |")
+	table := strings.Index(out, "| benchmark")
 	details := strings.Index(out, "<details>")
 	if table < 0 || details < table || !strings.HasSuffix(out, "</details>\n") {
 		t.Fatalf("want summary, table, then a <details> block:\n%s", out)
 	}
-	for _, w := range []string{
-		"| boxroot |", "| **slower** | **FAIL** |", `| bx\|boxed |`, "| *geomean* |",
-		"<summary>Details (", "CPU model Test CPU in base.json, Other CPU in head.json",
-		"| CPU | Test CPU | Other CPU |", "**Tests**", "| scheduler | parallel | parallel |",
-	} {
+	rows := map[string][]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if cells := mdCells(l); len(cells) > 0 {
+			if _, seen := rows[cells[0]]; !seen {
+				rows[cells[0]] = cells
+			}
+		}
+	}
+	if r := rows["boxroot"]; len(r) != 7 || r[5] != "**slower**" || r[6] != "**REGRESSION**" {
+		t.Errorf("boxroot row %q", r)
+	}
+	if r := rows[`bx\|boxed`]; len(r) != 7 || !strings.HasPrefix(r[6], "inconclusive (+") {
+		t.Errorf("bx|boxed row %q (escaped label)", r)
+	}
+	if r := rows["CPU"]; len(r) != 3 || r[1] != "Test CPU" || r[2] != "Other CPU" {
+		t.Errorf("machines row %q", r)
+	}
+	if r := rows["scheduler"]; len(r) != 3 || r[1] != "parallel" {
+		t.Errorf("parameters row %q", r)
+	}
+	for _, w := range []string{"| *geomean*", "<summary>Details (", "CPU model Test CPU in base.json, Other CPU in head.json",
+		"**Tests**", "adjusted p", "Gate 5%: pass when the interval lies wholly below +5%"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("markdown lacks %q:\n%s", w, out)
 		}
 	}
-	// Every table row has the header's number of columns.
+	// Every row of the main table has the header's number of columns.
 	for _, l := range strings.Split(out[table:details], "\n") {
-		if l != "" && strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") != 8 {
+		if cells := mdCells(l); l != "" && len(cells) != 7 {
 			t.Errorf("table row with a wrong column count: %q", l)
 		}
 	}
@@ -125,23 +186,28 @@ func TestMarkdown(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	c := sampleComparison(t)
+	c := sampleComparison(t, analysis.MethodHL)
 	var buf bytes.Buffer
 	if err := JSON(&buf, c); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
-		Gate    string
-		Summary string
-		Rows    []struct {
-			Label      string
-			Verdict    string
-			Regression bool
-			Delta      float64
-			DeltaLo    *float64 `json:"delta_lo"`
-			DeltaHi    *float64 `json:"delta_hi"`
-			P          float64
-			Base       struct{ Median, Lo *float64 }
+		Schema     string
+		Method     string
+		Correction string
+		Gate       string
+		ExitCode   int `json:"exit_code"`
+		Summary    string
+		Rows       []struct {
+			Label     string
+			Verdict   string
+			Gate      string
+			MoreRuns  int `json:"more_runs"`
+			Delta     float64
+			DeltaLo   *float64 `json:"delta_lo"`
+			DeltaHi   *float64 `json:"delta_hi"`
+			PAdjusted float64  `json:"p_adjusted"`
+			Base      struct{ Median, Lo *float64 }
 		}
 		Geomean  *struct{ Delta float64 }
 		Warnings []string
@@ -149,15 +215,17 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatalf("JSON output does not parse: %v\n%s", err, buf.String())
 	}
-	if got.Gate != "fail" || got.Summary != c.SummaryLine() || len(got.Rows) != 3 || got.Geomean == nil {
-		t.Fatalf("gate %q summary %q rows %d geomean %v", got.Gate, got.Summary, len(got.Rows), got.Geomean)
+	if got.Schema != JSONSchema || got.Method != "hl" || got.Correction != "holm" || got.Gate != "regression" || got.ExitCode != 1 ||
+		got.Summary != SummaryLine(c) || len(got.Rows) != 3 || got.Geomean == nil {
+		t.Fatalf("schema %q method %q correction %q gate %q exit %d summary %q rows %d geomean %v",
+			got.Schema, got.Method, got.Correction, got.Gate, got.ExitCode, got.Summary, len(got.Rows), got.Geomean)
 	}
 	r := got.Rows[0]
-	if r.Label != "boxroot" || r.Verdict != "slower" || !r.Regression || r.DeltaLo == nil || *r.DeltaLo != c.Rows[0].DeltaLo {
+	if r.Label != "boxroot" || r.Verdict != "slower" || r.Gate != "regression" || r.DeltaLo == nil || *r.DeltaLo != c.Rows[0].DeltaLo {
 		t.Errorf("row 0 = %+v", r)
 	}
-	if bx := got.Rows[2]; bx.DeltaLo != nil || bx.DeltaHi != nil || bx.Base.Lo != nil || bx.Base.Median == nil {
-		t.Errorf("infinite bounds should be null, the median present: %+v", bx)
+	if bx := got.Rows[2]; bx.DeltaLo != nil || bx.DeltaHi != nil || bx.Base.Lo != nil || bx.Base.Median == nil || bx.Gate != "inconclusive" || bx.MoreRuns < 1 {
+		t.Errorf("infinite bounds should be null, the median present, the row inconclusive: %+v", bx)
 	}
 	if len(got.Warnings) != len(c.Warnings) {
 		t.Errorf("%d warnings in JSON, %d in the comparison", len(got.Warnings), len(c.Warnings))
@@ -181,5 +249,12 @@ func TestSeconds(t *testing.T) {
 		if got := seconds(v); got != want {
 			t.Errorf("seconds(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// A significant interval never prints as touching zero.
+func TestIntervalBoundKeepsItsSign(t *testing.T) {
+	if got := interval(analysis.Row{DeltaLo: 0.00004, DeltaHi: 0.01}); got != "[+0.004%, +1.0%]" {
+		t.Errorf("interval = %s", got)
 	}
 }

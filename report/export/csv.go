@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
 )
@@ -15,17 +16,22 @@ import (
 // CSV writes one row per result, in input order, as hyperfine's CSV export:
 //
 //	label,cell,parameter_<name>...,mean,stddev,median,user,system,min,max,
-//	ns_per_cell,relative,relative_stddev,runs,failed
+//	ns_per_cell,relative,relative_stddev,relative_basis,relative_to,runs,
+//	failed,partial
 //
 // There is one parameter_<name> column for every parameter name of any
 // result or of the file (sorted; hyperfine's prefix keeps them apart from
 // the fixed columns); a result's value is its own, else the file's common
 // one. Times are in seconds, user and system are the mean process CPU times,
-// ns_per_cell is per unit of work (cell or call), relative and
-// relative_stddev are against harness.File.ReferenceResult (1 and 0 for the reference
-// itself), runs counts successful runs and failed the failed ones. Numbers
-// are written in full precision. A result without a successful run has its
-// statistics and relative fields left empty.
+// ns_per_cell is per unit of work (cell or call); relative and
+// relative_stddev are decided by analysis.Relate (1 and 0 for a reference),
+// relative_basis says what they divide ("time", or "per cell"/"per call"
+// when the results do different work) and relative_to names the reference
+// of the result's group; runs counts successful runs and failed the failed
+// ones; partial is true on every row of a file written before its run
+// finished. Numbers are written in full precision. A result without a
+// successful run has its statistics and relative fields left empty, and a
+// single run's stddev is empty too (one run has no spread).
 func CSV(w io.Writer, f *harness.File) error {
 	if f == nil {
 		return errors.New("CSV export: no results file")
@@ -36,13 +42,13 @@ func CSV(w io.Writer, f *harness.File) error {
 		header = append(header, "parameter_"+p)
 	}
 	header = append(header, "mean", "stddev", "median", "user", "system", "min", "max",
-		"ns_per_cell", "relative", "relative_stddev", "runs", "failed")
+		"ns_per_cell", "relative", "relative_stddev", "relative_basis", "relative_to", "runs", "failed", "partial")
 
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write CSV header: %w", err)
 	}
-	ref := f.ReferenceResult()
+	rel := analysis.Relate(f)
 	for i := range f.Results {
 		r := &f.Results[i]
 		row := []string{r.Label, r.Cell}
@@ -54,15 +60,18 @@ func CSV(w io.Writer, f *harness.File) error {
 			for _, x := range []float64{r.Mean, r.Stddev, r.Median, r.UserMean, r.SysMean, r.Min, r.Max, r.NsPerCell} {
 				row = append(row, num(x))
 			}
+			if ok == 1 {
+				row[len(row)-7] = "" // stddev: one run has no spread
+			}
 		} else {
 			row = append(row, "", "", "", "", "", "", "", "")
 		}
-		if rel, sd, has := report.Relative(r, ref); has {
-			row = append(row, num(rel), num(sd))
+		if x := rel.Rows[i]; x.OK {
+			row = append(row, num(x.Ratio.Ratio), num(x.Stddev), rel.BasisString(), f.Results[x.Reference].Label)
 		} else {
-			row = append(row, "", "")
+			row = append(row, "", "", "", "")
 		}
-		row = append(row, strconv.Itoa(ok), strconv.Itoa(len(r.Runs)-ok))
+		row = append(row, strconv.Itoa(ok), strconv.Itoa(len(r.Runs)-ok), strconv.FormatBool(f.Partial))
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("write CSV row for %q: %w", r.Label, err)
 		}

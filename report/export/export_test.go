@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -38,6 +39,10 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatalf("harness.Decode of the export: %v", err)
 	}
 	f.Schema = harness.Schema
+	analysis.Annotate(f) // the export carries the relatives the reports show
+	if f.Results[0].RelativeBasis != "per cell" || f.Results[0].RelativeTo != "ocaml batch-size=1024" {
+		t.Errorf("annotated %q to %q; want per cell to ocaml batch-size=1024", f.Results[0].RelativeBasis, f.Results[0].RelativeTo)
+	}
 	if !reflect.DeepEqual(back, f) {
 		t.Errorf("round trip changed the file:\n got %+v\nwant %+v", back, f)
 	}
@@ -61,7 +66,7 @@ func TestCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CSV does not parse back: %v", err)
 	}
-	wantHeader := "label,cell,parameter_batch-size,parameter_max-delay,parameter_niters,mean,stddev,median,user,system,min,max,ns_per_cell,relative,relative_stddev,runs,failed"
+	wantHeader := "label,cell,parameter_batch-size,parameter_max-delay,parameter_niters,mean,stddev,median,user,system,min,max,ns_per_cell,relative,relative_stddev,relative_basis,relative_to,runs,failed,partial"
 	if got := strings.Join(recs[0], ","); got != wantHeader {
 		t.Fatalf("header = %s\nwant     %s", got, wantHeader)
 	}
@@ -81,6 +86,7 @@ func TestCSV(t *testing.T) {
 		return x
 	}
 	ref := &f.Results[1]
+	rel := analysis.Relate(f)
 	for i, row := range recs[1:] {
 		r := &f.Results[i]
 		if row[col["label"]] != r.Label || row[col["cell"]] != r.Cell || row[col["parameter_batch-size"]] != r.Params["batch-size"] ||
@@ -93,10 +99,14 @@ func TestCSV(t *testing.T) {
 				t.Errorf("row %d %s = %v, want %v (full precision)", i, name, got, want)
 			}
 		}
-		wantRel := r.Mean / ref.Mean
-		wantSD := wantRel * math.Sqrt(math.Pow(r.Stddev/r.Mean, 2)+math.Pow(ref.Stddev/ref.Mean, 2))
-		if r == ref {
-			wantSD = 0
+		// The batch sizes differ: relatives per cell, against ocaml.
+		x := rel.Rows[i]
+		wantRel, wantSD := x.Ratio.Ratio, x.Stddev
+		if row[col["relative_basis"]] != "per cell" || row[col["relative_to"]] != ref.Label || row[col["partial"]] != "false" {
+			t.Errorf("row %d basis %q to %q partial %q", i, row[col["relative_basis"]], row[col["relative_to"]], row[col["partial"]])
+		}
+		if r == ref && (wantRel != 1 || wantSD != 0) {
+			t.Errorf("reference relative %v ± %v", wantRel, wantSD)
 		}
 		if got := float(row, "relative"); math.Abs(got-wantRel) > 1e-12 {
 			t.Errorf("row %d relative = %v, want %v", i, got, wantRel)
@@ -147,11 +157,11 @@ func TestMarkdown(t *testing.T) {
 		return out
 	}
 	want := [][]string{
-		{"Cell", "Mean [s]", "Min [s]", "Max [s]", "Relative"},
+		{"Cell", "Mean [s]", "Min [s]", "Max [s]", "Relative per cell"},
 		nil,
-		{"`boxroot\\|odd`", "1.686 ± 0.013", "1.670", "1.710", "2.17 ± 0.04"},
+		{"`boxroot\\|odd`", "1.686 ± 0.013", "1.670", "1.710", "2.18 ± 0.05"},
 		{"`ocaml batch-size=1024`", "0.776 ± 0.012", "0.760", "0.790", "1.00"},
-		{"`boxroot batch-size=16`", "2.500 ± 0.100", "2.400", "2.600", "3.22 ± 0.14"},
+		{"`boxroot batch-size=16`", "2.500 ± 0.100", "2.400", "2.600", "3.22 ± 0.19"},
 	}
 	for i, l := range lines {
 		got := cells(l)
@@ -442,5 +452,49 @@ func TestMarkdownNamesCallbackVariants(t *testing.T) {
 	}
 	if !strings.HasPrefix(b.String(), "| Variant") {
 		t.Errorf("callback Markdown does not start with a Variant column:\n%s", b.String())
+	}
+}
+
+// A partial file's Markdown and CSV exports say so, as the JSON does; a
+// single run's spread is not shown as zero.
+func TestPartialAndSingleRun(t *testing.T) {
+	f := fixture()
+	f.Partial = true
+	f.Results[0].Runs = f.Results[0].Runs[:1]
+	harness.Summarize(f)
+	var md bytes.Buffer
+	if err := Markdown(&md, f); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(md.String(), "> **Partial results**") {
+		t.Errorf("partial Markdown not marked:\n%s", md.String())
+	}
+	if !strings.Contains(md.String(), "± —") {
+		t.Errorf("one-run σ not shown as —:\n%s", md.String())
+	}
+	var csvOut bytes.Buffer
+	if err := CSV(&csvOut, f); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for i, row := range recs[1:] {
+		if row[col["partial"]] != "true" {
+			t.Errorf("row %d: partial %q, want true", i, row[col["partial"]])
+		}
+	}
+	if sd := recs[1][col["stddev"]]; sd != "" {
+		t.Errorf("one-run stddev %q, want empty", sd)
+	}
+	f.Partial = false
+	md.Reset()
+	if err := Markdown(&md, f); err != nil || strings.Contains(md.String(), "Partial") {
+		t.Errorf("complete file marked partial (%v):\n%s", err, md.String())
 	}
 }

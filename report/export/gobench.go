@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -12,7 +11,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 )
 
 // GoBench writes every successful run in the Go benchmark format
@@ -65,7 +66,7 @@ func GoBench(w io.Writer, f *harness.File) error {
 	add("goarch", f.Machine.Arch)
 	add("cpu", f.Machine.CPUModel)
 	add("workload", f.Workload)
-	add("unit", unitOf(f))
+	add("unit", analysis.Unit(f))
 	add("machine", f.Machine.Hostname)
 	add("go-version", f.Tool.GoVersion)
 	add("rootbench", f.Tool.Version)
@@ -77,7 +78,7 @@ func GoBench(w io.Writer, f *harness.File) error {
 	if f.Partial {
 		add("partial", "true")
 	}
-	for _, k := range sortedKeys(common) {
+	for _, k := range report.SortedKeys(common) {
 		add(configKey(k), common[k])
 	}
 
@@ -102,7 +103,7 @@ func GoBench(w io.Writer, f *harness.File) error {
 				continue
 			}
 			if run.Cells <= 0 {
-				return fmt.Errorf("gobench export: result %q run %d succeeded with %d %ss: no per-op figures", r.Label, j+1, run.Cells, unitOf(f))
+				return fmt.Errorf("gobench export: result %q run %d succeeded with %d %ss: no per-op figures", r.Label, j+1, run.Cells, analysis.Unit(f))
 			}
 			n := float64(run.Cells)
 			ns := float64(run.WallNs) / n
@@ -124,14 +125,6 @@ func GoBench(w io.Writer, f *harness.File) error {
 		}
 	}
 	return nil
-}
-
-// unitOf is what Run.Cells counts: the file's unit, "cell" by default.
-func unitOf(f *harness.File) string {
-	if f.Unit == "" {
-		return "cell"
-	}
-	return f.Unit
 }
 
 // splitParams separates the parameters with one value across every result
@@ -164,15 +157,6 @@ func splitParams(f *harness.File) (common map[string]string, varying []string) {
 		}
 	}
 	return common, varying
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // benchBase is the benchmark's base name: the workload, capitalised, with

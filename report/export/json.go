@@ -5,20 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
 // JSON writes f as the complete results file: schema rootbench/v1, indented
 // by two spaces, every run kept, so that harness.Decode reads it back
-// unchanged. HTML characters are not escaped (stderr tails stay readable).
-// Non-finite numbers (NaN, ±Inf) have no JSON form and make JSON fail.
+// unchanged, with each result's relative figures filled in by
+// analysis.Annotate (on a copy: f is not modified). HTML characters are not
+// escaped (stderr tails stay readable). Non-finite numbers (NaN, ±Inf) have
+// no JSON form and make JSON fail.
 func JSON(w io.Writer, f *harness.File) error {
 	if f == nil {
 		return errors.New("JSON export: no results file")
 	}
 	c := *f
 	c.Schema = harness.Schema
+	c.Results = slices.Clone(f.Results)
+	analysis.Annotate(&c)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

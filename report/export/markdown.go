@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
 )
@@ -24,50 +22,67 @@ import (
 //
 // The unit is chosen once for the table (report.TableUnit: the one that
 // suits the slowest mean) and numbers carry hyperfine's decimals. Relative
-// is against harness.File.ReferenceResult, which shows "1.00". Labels are code spans
-// with '|' escaped; a result without a successful run shows "failed".
+// is decided by analysis.Relate: against each group's reference, which
+// shows "1.00", and per unit of work when the results do different work
+// (the header then reads "Relative per cell"). A single run's σ reads "—".
+// Labels are code spans with '|' escaped; a result without a successful run
+// shows "failed". A partial file (written before its run finished) is
+// preceded by a line saying so.
 func Markdown(w io.Writer, f *harness.File) error {
 	if f == nil {
 		return errors.New("markdown export: no results file")
 	}
+	if f.Partial {
+		if _, err := fmt.Fprintf(w, "> **Partial results**: written before the run finished.\n\n"); err != nil {
+			return fmt.Errorf("markdown export: %w", err)
+		}
+	}
 	u := report.TableUnit(f, report.Auto)
-	ref := f.ReferenceResult()
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{Formatting: tw.CellFormatting{AutoFormat: tw.Off}, Alignment: tw.CellAlignment{PerColumn: align}},
-			Row:    tw.CellConfig{Formatting: tw.CellFormatting{AutoFormat: tw.Off}, Alignment: tw.CellAlignment{PerColumn: align}},
-		}),
-	)
+	rel := analysis.Relate(f)
 	us := "[" + u.String() + "]"
 	first := "Cell"
 	if f.Workload == "callback" {
 		first = "Variant"
 	}
-	t.Header(first, "Mean "+us, "Min "+us, "Max "+us, "Relative")
+	relHeader := "Relative"
+	if b := rel.BasisLabel(); b != "" {
+		relHeader += " " + b
+	}
+	header := []string{first, "Mean " + us, "Min " + us, "Max " + us, relHeader}
+	var rows [][]string
 	for i := range f.Results {
 		r := &f.Results[i]
-		name := "`" + strings.ReplaceAll(r.Label, "|", `\|`) + "`"
-		var err error
-		if report.Successful(r) == 0 {
-			err = t.Append(name, "failed", "-", "-", "-")
+		name := report.MdCode(r.Label)
+		n := report.Successful(r)
+		if n == 0 {
+			rows = append(rows, []string{name, "failed", report.Missing, report.Missing, report.Missing})
+			continue
+		}
+		mean := u.Value(r.Mean)
+		if n > 1 {
+			mean += " ± " + u.Value(r.Stddev)
 		} else {
-			rel := "-"
-			if x, sd, ok := report.Relative(r, ref); ok {
-				rel = fmt.Sprintf("%.2f ± %.2f", x, sd)
-				if r == ref {
-					rel = "1.00"
-				}
-			}
-			err = t.Append(name, u.Value(r.Mean)+" ± "+u.Value(r.Stddev), u.Value(r.Min), u.Value(r.Max), rel)
+			mean += " ± " + report.Missing
 		}
-		if err != nil {
-			return fmt.Errorf("markdown row for %q: %w", r.Label, err)
-		}
+		rows = append(rows, []string{name, mean, u.Value(r.Min), u.Value(r.Max), relativeCell(rel.Rows[i])})
 	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render markdown table: %w", err)
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	if err := report.MarkdownTable(w, header, rows, align); err != nil {
+		return fmt.Errorf("markdown export: %w", err)
 	}
 	return nil
+}
+
+// relativeCell is "1.00" for a reference, "2.17 ± 0.04" (or "2.17" without
+// a spread) for the others, "—" without a ratio.
+func relativeCell(x analysis.Relative) string {
+	switch {
+	case !x.OK:
+		return report.Missing
+	case x.IsReference:
+		return "1.00"
+	case x.Stddev > 0:
+		return fmt.Sprintf("%.2f ± %.2f", x.Ratio.Ratio, x.Stddev)
+	}
+	return fmt.Sprintf("%.2f", x.Ratio.Ratio)
 }

@@ -1,4 +1,4 @@
-package compare
+package analysis
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 
 func mustFiles(t *testing.T, base, head *harness.File, o Options) *Comparison {
 	t.Helper()
-	c, err := Files(base, head, o)
+	c, err := CompareFiles(base, head, o)
 	if err != nil {
 		t.Fatalf("Files: %v", err)
 	}
@@ -43,7 +43,7 @@ func TestIdenticalSamplesAreSame(t *testing.T) {
 		if !(r.DeltaLo <= 0 && r.DeltaHi >= 0) {
 			t.Errorf("%s: delta interval [%v, %v] should contain 0", r.Label, r.DeltaLo, r.DeltaHi)
 		}
-		if r.Regression {
+		if r.Gate == Regression {
 			t.Errorf("%s: identical samples fail the gate", r.Label)
 		}
 	}
@@ -73,7 +73,7 @@ func TestScaledBy1_2IsSlower(t *testing.T) {
 	if !(r.DeltaLo <= r.Delta && r.Delta <= r.DeltaHi) {
 		t.Errorf("delta %v outside its interval [%v, %v]", r.Delta, r.DeltaLo, r.DeltaHi)
 	}
-	if !r.Regression {
+	if !(r.Gate == Regression) {
 		t.Errorf("a +20%% change with interval [%v, %v] does not fail a 5%% gate", r.DeltaLo, r.DeltaHi)
 	}
 	regs := c.Regressions()
@@ -84,17 +84,14 @@ func TestScaledBy1_2IsSlower(t *testing.T) {
 	if want := math.Sqrt(1.2) - 1; math.Abs(c.Geomean.Delta-want) > 1e-6 {
 		t.Errorf("geomean delta = %v, want %v", c.Geomean.Delta, want)
 	}
-	line := c.SummaryLine()
-	for _, want := range []string{"1 slower, 0 faster, 1 unchanged", "gate 5%: FAIL (boxroot +20.0% ["} {
-		if !strings.Contains(line, want) {
-			t.Errorf("summary line %q lacks %q", line, want)
-		}
+	if c.Outcome() != Regression || c.Outcome().ExitCode() != 1 {
+		t.Errorf("outcome %q (exit %d), want regression (1)", c.Outcome(), c.Outcome().ExitCode())
 	}
 
 	// The reverse is faster, and never a regression.
 	c = mustFiles(t, head, base, Options{Threshold: 0.05})
-	if r := c.Rows[0]; r.Verdict != Faster || r.Regression || math.Abs(r.Delta-(1/1.2-1)) > 1e-6 {
-		t.Errorf("reverse: verdict %q delta %v regression %v; want faster, %v, false", r.Verdict, r.Delta, r.Regression, 1/1.2-1)
+	if r := c.Rows[0]; r.Verdict != Faster || (r.Gate == Regression) || math.Abs(r.Delta-(1/1.2-1)) > 1e-6 {
+		t.Errorf("reverse: verdict %q delta %v regression %v; want faster, %v, false", r.Verdict, r.Delta, (r.Gate == Regression), 1/1.2-1)
 	}
 }
 
@@ -107,44 +104,61 @@ func TestShiftInsideThresholdPassesGate(t *testing.T) {
 	if r.Verdict != Slower {
 		t.Fatalf("a 3%% shift with 0.5%% noise: verdict %q (p=%v), want slower", r.Verdict, r.P)
 	}
-	if r.Regression || len(c.Regressions()) != 0 {
+	if (r.Gate == Regression) || len(c.Regressions()) != 0 {
 		t.Errorf("a 3%% shift fails a 5%% gate (interval [%v, %v])", r.DeltaLo, r.DeltaHi)
 	}
-	if !strings.Contains(c.SummaryLine(), "gate 5%: pass") {
-		t.Errorf("summary line %q, want gate pass", c.SummaryLine())
+	if r.Gate != Pass || c.Outcome() != Pass || !c.Decided() {
+		t.Errorf("a 3%% shift under a 5%% gate: row %q, outcome %q; want pass", r.Gate, c.Outcome())
 	}
 
-	// A 7% slowdown drowned in ±10% noise: its point estimate is beyond the
-	// threshold, but its interval is not wholly beyond it.
+	// A 7% slowdown drowned in ±10% noise cannot pass: its interval reaches
+	// beyond the threshold. It regresses only when significant.
 	b = noisy(6, 10, 1.0, 0.10)
 	c = mustFiles(t, fixture(spec{label: "boxroot", samples: b}), fixture(spec{label: "boxroot", samples: noisy(7, 10, 1.07, 0.10)}), Options{Threshold: 0.05})
-	if r := c.Rows[0]; r.Regression {
-		t.Errorf("noisy 7%%: regression with interval [%v, %v] that is not wholly above 5%%", r.DeltaLo, r.DeltaHi)
-	} else if r.DeltaLo > 0.05 {
-		t.Errorf("noisy 7%%: interval [%v, %v] unexpectedly narrow", r.DeltaLo, r.DeltaHi)
+	switch r := c.Rows[0]; r.Gate {
+	case Pass:
+		t.Errorf("noisy 7%%: passes a 5%% gate with interval [%v, %v]", r.DeltaLo, r.DeltaHi)
+	case Regression:
+		if r.Verdict != Slower || !(r.Delta > 0.05) {
+			t.Errorf("noisy 7%%: regression with verdict %q, delta %v", r.Verdict, r.Delta)
+		}
+	case Inconclusive:
+		if r.MoreRuns < 1 || c.Decided() || c.Outcome() != Inconclusive || c.Outcome().ExitCode() != 3 {
+			t.Errorf("noisy 7%%: inconclusive with %d more runs, decided %v, outcome %q", r.MoreRuns, c.Decided(), c.Outcome())
+		}
 	}
 }
 
 func TestGateOff(t *testing.T) {
 	b := noisy(3, 10, 1.0, 0.02)
 	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 2)}), Options{})
-	if c.Rows[0].Verdict != Slower || c.Rows[0].Regression || len(c.Regressions()) != 0 {
-		t.Errorf("gate off: verdict %q, regression %v; want slower and no regression", c.Rows[0].Verdict, c.Rows[0].Regression)
+	if c.Rows[0].Verdict != Slower || (c.Rows[0].Gate == Regression) || len(c.Regressions()) != 0 {
+		t.Errorf("gate off: verdict %q, regression %v; want slower and no regression", c.Rows[0].Verdict, (c.Rows[0].Gate == Regression))
 	}
-	if !strings.Contains(c.SummaryLine(), "gate off") {
-		t.Errorf("summary line %q, want gate off", c.SummaryLine())
+	if c.Outcome() != GateOff || c.Outcome().ExitCode() != 0 || !c.Decided() || c.Rows[0].Gate != GateOff {
+		t.Errorf("gate off: outcome %q, row gate %q", c.Outcome(), c.Rows[0].Gate)
 	}
 }
 
-func TestTooFewSamplesWarnAndNeverFail(t *testing.T) {
+func TestTooFewSamplesAreInconclusive(t *testing.T) {
 	b := []float64{1.0, 1.01, 1.02}
+	// The default method: 3+3 runs have no finite interval at 5%.
 	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Threshold: 0.05})
+	if r := c.Rows[0]; r.Verdict != Same || r.Gate != Inconclusive || r.MoreRuns < 1 || !math.IsInf(r.DeltaLo, -1) {
+		t.Errorf("3 runs each (hl): verdict %q gate %q more runs %d interval [%v, %v]; want ~, inconclusive, >= 1 more, infinite",
+			r.Verdict, r.Gate, r.MoreRuns, r.DeltaLo, r.DeltaHi)
+	}
+	if !strings.Contains(strings.Join(c.Warnings, "\n"), "need >= 4 per side") {
+		t.Errorf("hl warnings %q do not say 4 runs per side are needed", c.Warnings)
+	}
+
+	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
 	r := c.Rows[0]
 	if r.Verdict != Same {
 		t.Errorf("3 runs each: verdict %q (p=%v); the U test cannot reject with 3+3 runs at 0.05", r.Verdict, r.P)
 	}
-	if r.Regression {
-		t.Error("3 runs each fail the gate")
+	if r.Gate != Inconclusive {
+		t.Errorf("3 runs each: gate %q, want inconclusive", r.Gate)
 	}
 	if !math.IsInf(r.Base.Lo, -1) || !math.IsInf(r.DeltaHi, 1) {
 		t.Errorf("3 runs: base CI [%v, %v], delta interval [%v, %v]; want infinite", r.Base.Lo, r.Base.Hi, r.DeltaLo, r.DeltaHi)
@@ -158,10 +172,12 @@ func TestTooFewSamplesWarnAndNeverFail(t *testing.T) {
 
 	// 6 runs: finite median CIs at 95%, but not at √0.95 for the delta.
 	b = noisy(8, 6, 1, 0.01)
-	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Threshold: 0.05})
+	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
 	r = c.Rows[0]
-	if r.Verdict != Slower || r.Regression || math.IsInf(r.Base.Lo, 0) {
-		t.Errorf("6 runs tripled: verdict %q regression %v base CI [%v, %v]; want slower, no regression, finite CI", r.Verdict, r.Regression, r.Base.Lo, r.Base.Hi)
+	// Significant and far beyond the threshold: a regression, although
+	// benchstat's conservative delta interval is unbounded.
+	if r.Verdict != Slower || r.Gate != Regression || math.IsInf(r.Base.Lo, 0) {
+		t.Errorf("6 runs tripled: verdict %q gate %q base CI [%v, %v]; want slower, regression, finite CI", r.Verdict, r.Gate, r.Base.Lo, r.Base.Hi)
 	}
 	if !strings.Contains(strings.Join(c.Warnings, "\n"), "need >= 7 per side") {
 		t.Errorf("warnings %q do not explain the infinite delta interval", c.Warnings)
@@ -225,24 +241,24 @@ func TestMatchByCellAndParams(t *testing.T) {
 }
 
 func TestNoCommonBenchmarkIsAnError(t *testing.T) {
-	_, err := Files(fixture(spec{label: "a", samples: []float64{1}}), fixture(spec{label: "b", samples: []float64{1}}), Options{})
+	_, err := CompareFiles(fixture(spec{label: "a", samples: []float64{1}}), fixture(spec{label: "b", samples: []float64{1}}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "no benchmark in common") || !strings.Contains(err.Error(), "[a]") {
 		t.Errorf("err = %v, want 'no benchmark in common' listing the labels", err)
 	}
 	// A result whose runs all failed is reported, not compared, not a panic.
-	_, err = Files(fixture(spec{label: "a", failed: 3}), fixture(spec{label: "a", samples: []float64{1, 2}}), Options{})
+	_, err = CompareFiles(fixture(spec{label: "a", failed: 3}), fixture(spec{label: "a", samples: []float64{1, 2}}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "nothing could be compared") || !strings.Contains(err.Error(), "a: no successful run in base") {
 		t.Errorf("err = %v, want an error: nothing could be compared", err)
 	}
-	if _, err := Files(nil, fixture(), Options{}); err == nil {
-		t.Error("Files(nil, ...) gave no error")
+	if _, err := CompareFiles(nil, fixture(), Options{}); err == nil {
+		t.Error("CompareFiles(nil, ...) gave no error")
 	}
 }
 
 func TestBadOptions(t *testing.T) {
 	f := fixture(spec{label: "a", samples: []float64{1, 2, 3}})
-	for _, o := range []Options{{Alpha: 1.5}, {Confidence: -1}, {Threshold: -0.1}, {Threshold: math.NaN()}} {
-		if _, err := Files(f, f, o); err == nil {
+	for _, o := range []Options{{Alpha: 1.5}, {Method: "t-test"}, {Correction: "bonferroni"}, {Threshold: -0.1}, {Threshold: math.NaN()}} {
+		if _, err := CompareFiles(f, f, o); err == nil {
 			t.Errorf("options %+v accepted", o)
 		}
 	}
@@ -251,7 +267,7 @@ func TestBadOptions(t *testing.T) {
 func TestCells(t *testing.T) {
 	b := noisy(1, 10, 1, 0.01)
 	f := fixture(spec{label: "ref", samples: b}, spec{label: "boxroot", samples: scaled(b, 1.5)})
-	c, err := Cells(f, "ref", "boxroot", Options{})
+	c, err := CompareCells(f, "ref", "boxroot", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,12 +281,12 @@ func TestCells(t *testing.T) {
 		t.Errorf("one file, one machine: unexpected warnings %q", c.Warnings)
 	}
 
-	_, err = Cells(f, "ref", "nope", Options{})
+	_, err = CompareCells(f, "ref", "nope", Options{})
 	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "labels available: ref, boxroot") {
 		t.Errorf("unknown label: err = %v, want it named and the labels listed", err)
 	}
-	if _, err := Cells(f, "ref", "ref", Options{}); err == nil {
-		t.Error("Cells(ref, ref) gave no error")
+	if _, err := CompareCells(f, "ref", "ref", Options{}); err == nil {
+		t.Error("CompareCells(ref, ref) gave no error")
 	}
 }
 
@@ -280,7 +296,7 @@ func TestCellsPairsAScanByParameters(t *testing.T) {
 			samples: noisy(seed, 8, center, 0.01)}
 	}
 	f := fixture(sp("ref", "16", 1, 1), sp("ref", "256", 2, 2), sp("boxroot", "16", 3, 0.5), sp("boxroot", "256", 4, 1), sp("boxroot", "4096", 5, 1))
-	c, err := Cells(f, "ref", "boxroot", Options{})
+	c, err := CompareCells(f, "ref", "boxroot", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +305,7 @@ func TestCellsPairsAScanByParameters(t *testing.T) {
 	}
 	for _, r := range c.Rows {
 		if r.Verdict != Faster || math.Abs(r.Delta+0.5) > 0.05 {
-			t.Errorf("%s: verdict %q delta %v, want faster by about 50%%", rowName(r), r.Verdict, r.Delta)
+			t.Errorf("%s → %s: verdict %q delta %v, want faster by about 50%%", r.BaseLabel, r.Label, r.Verdict, r.Delta)
 		}
 	}
 	if !strings.Contains(strings.Join(c.Warnings, "\n"), "boxroot batch-size=4096") {
@@ -330,7 +346,7 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, args := range [][2]string{{p, good}, {good, p}} {
-			_, err := Paths(args[0], args[1], Options{})
+			_, err := ComparePaths(args[0], args[1], Options{})
 			if err == nil {
 				t.Errorf("%s: no error", name)
 				continue
@@ -340,14 +356,24 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Paths(filepath.Join(dir, "missing.json"), good, Options{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := ComparePaths(filepath.Join(dir, "missing.json"), good, Options{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("missing file: err = %v", err)
 	}
-	c, err := Paths(good, good, Options{})
+	c, err := ComparePaths(good, good, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Base.Name != good || c.Head.Name != good {
 		t.Errorf("sides named %q and %q, want the paths", c.Base.Name, c.Head.Name)
+	}
+}
+
+func TestUnusableSamplesAreNotCompared(t *testing.T) {
+	base := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
+	head := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
+	head.Results[1].Runs[1].WallNs = -5 // built in memory, not validated
+	c := mustFiles(t, base, head, Options{})
+	if len(c.Rows) != 1 || c.Rows[0].Label != "a" || !strings.Contains(strings.Join(c.Warnings, "\n"), "b: sample 2 of head is -5e-09") {
+		t.Errorf("rows %d, warnings %q", len(c.Rows), c.Warnings)
 	}
 }

@@ -1,38 +1,4 @@
-// Package compare compares benchmark results the way benchstat does, and
-// gates CI on regressions without failing on noise.
-//
-// A comparison pairs results (one configuration: a cell with its
-// parameters) from a base and a head, takes every successful run's workload
-// wall time as the sample (report/export's Go-benchmark format carries the
-// same figure divided by the run's cell count as sec/op: the same ranks and
-// ratios), and summarises each side with golang.org/x/perf/benchmath under
-// AssumeNothing: the median with its distribution-free confidence interval,
-// and the Mann-Whitney U test between the two sides. Verdicts therefore
-// agree with benchstat's on the same samples: Same ("~") where benchstat
-// prints "~" (p > alpha) or "0.00%" (equal medians), else Slower or Faster
-// by the sign of benchstat's delta.
-//
-// # Delta interval
-//
-// Delta is head median / base median − 1, as benchstat prints it. Its
-// interval is built from the two medians' own confidence intervals, each
-// computed at the Šidák-adjusted level √Confidence, so that both cover their
-// medians at once with probability at least Confidence (the samples are
-// independent); every ratio consistent with both then lies in
-//
-//	[head.lo/base.hi − 1, head.hi/base.lo − 1]
-//
-// This is deliberately conservative (the widest combination of the two
-// intervals), which is what a CI gate wants: it needs at least 7 runs per side
-// at 95% for a finite interval, and with fewer the interval is infinite, the
-// gate cannot fail and a warning says so.
-//
-// # Gate
-//
-// With Options.Threshold > 0, a row is a regression only when the change is
-// significant (the row's verdict is Slower) AND the whole delta interval lies
-// above +Threshold. Noise alone, or a real but small slowdown, never fails.
-package compare
+package analysis
 
 import (
 	"errors"
@@ -40,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/perf/benchmath"
@@ -47,26 +14,70 @@ import (
 	"github.com/rootbench/rootbench/harness"
 )
 
-// Default statistical levels, as benchstat uses them.
+// Default statistical levels.
 const (
-	DefaultAlpha      = 0.05
+	// DefaultAlpha is the error rate across a comparison's rows (HL with
+	// Holm), or per row (benchstat).
+	DefaultAlpha = 0.05
+	// DefaultConfidence is the level of each side's median interval, as
+	// benchstat shows it.
 	DefaultConfidence = 0.95
 )
 
-// Options configures a comparison. The zero value uses the defaults and
-// leaves the gate off.
+// Method names how a row's delta, interval and verdict are computed.
+type Method string
+
+// The methods.
+const (
+	// MethodHL is the default: the Hodges-Lehmann shift of log times with
+	// the Mann-Whitney (Moses) interval; significant exactly when the
+	// interval excludes zero (see the package documentation).
+	MethodHL Method = "hl"
+	// MethodBenchstat reproduces benchstat: medians with their intervals,
+	// the U test's p-value, no correction across rows.
+	MethodBenchstat Method = "benchstat"
+)
+
+// ParseMethod parses a --method value: hl (or hodges-lehmann, or empty)
+// or benchstat, case-insensitively.
+func ParseMethod(s string) (Method, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "hl", "hodges-lehmann":
+		return MethodHL, nil
+	case "benchstat":
+		return MethodBenchstat, nil
+	}
+	return "", fmt.Errorf("unknown method %q: accepted values are hl (Hodges-Lehmann, the default) and benchstat", s)
+}
+
+// Correction names how the error rate is controlled across rows.
+type Correction string
+
+// The corrections.
+const (
+	// CorrectionHolm controls the family-wise error rate across rows
+	// (Holm's step-down): the default of MethodHL.
+	CorrectionHolm Correction = "holm"
+	// CorrectionNone tests every row at Alpha (benchstat's practice).
+	CorrectionNone Correction = "none"
+)
+
+// Options configures a comparison. The zero value is MethodHL with Holm at
+// alpha 0.05 and the gate off.
 type Options struct {
-	// Alpha is the significance level of the Mann-Whitney U test: a change
-	// is significant when p <= Alpha (benchstat's rule). 0 means 0.05.
+	// Method is MethodHL ("") or MethodBenchstat.
+	Method Method
+	// Alpha is the error rate: across the rows for MethodHL with Holm, per
+	// row otherwise. 0 means DefaultAlpha.
 	Alpha float64
-	// Confidence is the level of the medians' confidence intervals and of
-	// the delta interval. 0 means 0.95.
-	Confidence float64
+	// Correction is CorrectionHolm ("") or CorrectionNone for MethodHL;
+	// MethodBenchstat always uses CorrectionNone.
+	Correction Correction
 	// Threshold is the regression gate as a fraction (0.05 for 5%); 0
 	// turns the gate off.
 	Threshold float64
 	// BaseName and HeadName name the two sides in reports (file names,
-	// say). Empty means "base" and "head" (or the labels, for Cells).
+	// say). Empty means "base" and "head" (or the labels, for CompareCells).
 	BaseName, HeadName string
 }
 
@@ -80,8 +91,37 @@ const (
 	Same   Verdict = "~"
 )
 
-// Summary is one side of a row: the median of the workload wall times, in
-// seconds, with its confidence interval (Lo and Hi are ±Inf when there are
+// Outcome is the gate's answer for a row or a whole comparison.
+type Outcome string
+
+// The outcomes.
+const (
+	// GateOff: no threshold was given.
+	GateOff Outcome = "off"
+	// Pass: the delta interval lies wholly below +Threshold.
+	Pass Outcome = "pass"
+	// Regression: the change is significant and its estimate is beyond
+	// +Threshold.
+	Regression Outcome = "regression"
+	// Inconclusive: neither; more runs would decide (Row.MoreRuns).
+	Inconclusive Outcome = "inconclusive"
+)
+
+// ExitCode is the process exit status for the outcome: 0 for Pass and
+// GateOff, 1 for Regression, 3 for Inconclusive.
+func (o Outcome) ExitCode() int {
+	switch o {
+	case Regression:
+		return 1
+	case Inconclusive:
+		return 3
+	}
+	return 0
+}
+
+// Summary is one side of a row: the median of its samples (seconds, or
+// seconds per unit of work when Row.Basis says so) with benchmath's
+// distribution-free confidence interval (Lo and Hi are ±Inf when there are
 // too few runs for one).
 type Summary struct {
 	Median float64
@@ -97,35 +137,51 @@ type Summary struct {
 // Row compares one configuration between base and head.
 type Row struct {
 	// Label names the configuration (the head's label). BaseLabel is the
-	// base's label when it differs (always, for Cells).
+	// base's label when it differs (always, for CompareCells).
 	Label     string
 	BaseLabel string
 	Cell      string
 	// Params are the head's effective parameters (file-wide merged with the
 	// result's own).
-	Params     map[string]string
+	Params map[string]string
+	// Basis is "time" when both sides do the same work per run, else "per
+	// cell" or "per call": the samples are then times per unit of work.
+	Basis      string
 	Base, Head Summary
-	// Delta is Head.Median/Base.Median − 1; DeltaLo and DeltaHi bound it
-	// (see the package documentation), ±Inf when there are too few runs.
+	// Delta is the estimated change, head over base − 1: the Hodges-Lehmann
+	// shift of log times (MethodHL) or the ratio of medians (benchstat).
+	// DeltaLo and DeltaHi bound it at Level; ±Inf with too few runs.
 	Delta, DeltaLo, DeltaHi float64
-	// DeltaConfidence is the level the delta interval is built for.
-	DeltaConfidence float64
-	// P is the Mann-Whitney U test's p-value (benchmath, AssumeNothing).
-	P     float64
+	// Level is the delta interval's confidence level: 1 − the level the row
+	// was tested at (after the correction) for MethodHL; benchstat's 0.95.
+	Level float64
+	// P is the row's p-value (Mann-Whitney); PAdjusted is P after the
+	// correction (equal to P without one). For MethodHL the row is
+	// significant exactly when PAdjusted <= Alpha, exactly when the interval
+	// excludes zero.
+	P, PAdjusted float64
+	// Alpha is the comparison's error rate.
 	Alpha float64
-	// Verdict is Same when p > Alpha or the medians are equal, else Faster
-	// or Slower by the sign of Delta.
+	// Verdict is Same when the change is not significant, else Faster or
+	// Slower by the sign of Delta.
 	Verdict Verdict
-	// Regression marks a row that fails the gate: Slower and DeltaLo above
-	// the threshold.
-	Regression bool
+	// Gate is the row's outcome under the threshold (GateOff without one).
+	Gate Outcome
+	// MoreRuns is, for an Inconclusive row, about how many more runs per
+	// side would decide it (interval width taken as shrinking with
+	// 1/sqrt(n)); 0 when unknown or not needed.
+	MoreRuns int
 	// Warnings about this row (too few samples, mismatched parameters).
 	Warnings []string
+
+	mult float64 // the correction's multiplier of the row's tested level
+	sh   *shift  // MethodHL's comparison, until the correction is done
 }
 
 // Geomean closes the table, as benchstat's geomean row: the geometric means
-// of the base and head medians, and Delta = the geometric mean of the
-// per-row ratios − 1.
+// of the base and head medians, and Delta = the geometric mean of the rows'
+// ratios − 1 (the rows' estimates for MethodHL, the ratios of medians for
+// benchstat).
 type Geomean struct {
 	Base, Head float64
 	Delta      float64
@@ -144,13 +200,14 @@ type Side struct {
 // Comparison is the whole comparison: one row per configuration present on
 // both sides, a geomean, and every warning.
 type Comparison struct {
-	// Mode is "files" (Files) or "cells" (Cells).
+	// Mode is "files" (CompareFiles) or "cells" (CompareCells).
 	Mode       string
+	Method     Method
+	Correction Correction
 	Base, Head Side
 	Workload   string
 	Unit       string
 	Alpha      float64
-	Confidence float64
 	// Threshold is the gate (a fraction); 0 when the gate is off.
 	Threshold float64
 	Rows      []Row
@@ -162,14 +219,38 @@ type Comparison struct {
 }
 
 // Regressions returns the rows that fail the gate (none when it is off).
-func (c *Comparison) Regressions() []Row {
+func (c *Comparison) Regressions() []Row { return c.rowsWith(Regression) }
+
+// Undecided returns the Inconclusive rows (none when the gate is off).
+func (c *Comparison) Undecided() []Row { return c.rowsWith(Inconclusive) }
+
+func (c *Comparison) rowsWith(o Outcome) []Row {
 	var out []Row
 	for _, r := range c.Rows {
-		if r.Regression {
+		if r.Gate == o {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// Decided reports whether no row is Inconclusive (true when the gate is
+// off): `ab` samples until it is.
+func (c *Comparison) Decided() bool { return len(c.Undecided()) == 0 }
+
+// Outcome is the whole comparison's gate result: Regression when a row
+// regressed, else Inconclusive when a row is, else Pass; GateOff when no
+// threshold was given.
+func (c *Comparison) Outcome() Outcome {
+	switch {
+	case c.Threshold <= 0:
+		return GateOff
+	case len(c.Regressions()) > 0:
+		return Regression
+	case len(c.Undecided()) > 0:
+		return Inconclusive
+	}
+	return Pass
 }
 
 // Counts returns how many rows are slower, faster and unchanged.
@@ -191,14 +272,22 @@ func (o Options) resolve() (Options, error) {
 	if o.Alpha == 0 {
 		o.Alpha = DefaultAlpha
 	}
-	if o.Confidence == 0 {
-		o.Confidence = DefaultConfidence
+	if o.Method == "" {
+		o.Method = MethodHL
+	}
+	if o.Method != MethodHL && o.Method != MethodBenchstat {
+		return o, fmt.Errorf("method %q: accepted values are hl and benchstat", o.Method)
+	}
+	switch {
+	case o.Method == MethodBenchstat:
+		o.Correction = CorrectionNone
+	case o.Correction == "":
+		o.Correction = CorrectionHolm
+	case o.Correction != CorrectionHolm && o.Correction != CorrectionNone:
+		return o, fmt.Errorf("correction %q: accepted values are holm and none", o.Correction)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return o, fmt.Errorf("alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", o.Alpha)
-	}
-	if !(o.Confidence > 0 && o.Confidence < 1) {
-		return o, fmt.Errorf("confidence %v: must lie strictly between 0 and 1 (e.g. 0.95)", o.Confidence)
 	}
 	if math.IsNaN(o.Threshold) || math.IsInf(o.Threshold, 0) || o.Threshold < 0 {
 		return o, fmt.Errorf("threshold %v: must be a finite fraction >= 0 (0.05 for 5%%; 0 turns the gate off)", o.Threshold)
@@ -206,11 +295,11 @@ func (o Options) resolve() (Options, error) {
 	return o, nil
 }
 
-// Files compares every configuration present in both files, matched by
+// CompareFiles compares every configuration present in both files, matched by
 // label (and, for labels left over, by cell and parameters). Labels present
 // in one file only, mismatched parameters, different machines or Go versions
 // and too few samples are reported as warnings.
-func Files(base, head *harness.File, o Options) (*Comparison, error) {
+func CompareFiles(base, head *harness.File, o Options) (*Comparison, error) {
 	if base == nil || head == nil {
 		return nil, errors.New("compare: need both a base and a head results file")
 	}
@@ -249,14 +338,14 @@ func Files(base, head *harness.File, o Options) (*Comparison, error) {
 		return nil, fmt.Errorf("compare: no benchmark in common: %s has [%s], %s has [%s]",
 			c.Base.Name, strings.Join(labels(base), ", "), c.Head.Name, strings.Join(labels(head), ", "))
 	}
-	c.finish()
+	c.finish(o)
 	return c, nil
 }
 
-// Paths loads two results files with harness.Load (whose errors name the
-// file and what is wrong with it) and compares them with Files; the paths
+// ComparePaths loads two results files with harness.Load (whose errors name the
+// file and what is wrong with it) and compares them with CompareFiles; the paths
 // name the sides unless o names them.
-func Paths(basePath, headPath string, o Options) (*Comparison, error) {
+func ComparePaths(basePath, headPath string, o Options) (*Comparison, error) {
 	base, err := harness.Load(basePath)
 	if err != nil {
 		return nil, fmt.Errorf("compare: base: %w", err)
@@ -267,14 +356,14 @@ func Paths(basePath, headPath string, o Options) (*Comparison, error) {
 	}
 	o.BaseName = orDefault(o.BaseName, basePath)
 	o.HeadName = orDefault(o.HeadName, headPath)
-	return Files(base, head, o)
+	return CompareFiles(base, head, o)
 }
 
-// Cells compares two configurations within one file; a is the base. a and b
+// CompareCells compares two configurations within one file; a is the base. a and b
 // are labels, or cell names: two cell names with several results each (a
 // parameter scan) give one row per parameter combination both share. The
 // error for an unknown name lists the labels and cells available.
-func Cells(f *harness.File, a, b string, o Options) (*Comparison, error) {
+func CompareCells(f *harness.File, a, b string, o Options) (*Comparison, error) {
 	if f == nil {
 		return nil, errors.New("compare: no results file")
 	}
@@ -329,7 +418,7 @@ func Cells(f *harness.File, a, b string, o Options) (*Comparison, error) {
 		return nil, fmt.Errorf("compare --cells %s,%s: no results of %q and %q share their parameters; labels available: %s",
 			a, b, a, b, strings.Join(labels(f), ", "))
 	}
-	c.finish()
+	c.finish(o)
 	return c, nil
 }
 
@@ -340,8 +429,9 @@ func newComparison(mode string, base, head *harness.File, o Options) *Comparison
 		Head:       Side{Tool: head.Tool, Machine: head.Machine, Params: head.Params},
 		Workload:   head.Workload,
 		Unit:       head.Unit,
+		Method:     o.Method,
+		Correction: o.Correction,
 		Alpha:      o.Alpha,
-		Confidence: o.Confidence,
 		Threshold:  o.Threshold,
 	}
 }
@@ -512,11 +602,44 @@ func failed(r *harness.Result) int {
 	return n
 }
 
+// sameWork reports whether every successful run of b and h did the same
+// number of units of work (runs that record none count as equal).
+func sameWork(b, h *harness.Result) bool {
+	var want int64 = -1
+	for _, r := range []*harness.Result{b, h} {
+		for _, run := range r.Runs {
+			if run.Failed || run.Cells <= 0 {
+				continue
+			}
+			if want >= 0 && run.Cells != want {
+				return false
+			}
+			want = run.Cells
+		}
+	}
+	return true
+}
+
+// unitSeconds is UnitTimes in seconds per unit.
+func unitSeconds(r *harness.Result) []float64 {
+	xs := UnitTimes(r)
+	for i := range xs {
+		xs[i] /= 1e9
+	}
+	return xs
+}
+
 // addRow compares one pair and appends the row, or a warning when a side
-// has no successful run.
+// has no successful run. The correction across rows and the gate wait for
+// finish.
 func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Options) {
 	label := h.Label
+	basis := string(BasisTime)
 	bs, hs := b.WallSeconds(), h.WallSeconds()
+	if !sameWork(b, h) {
+		basis = "per " + c.Unit
+		bs, hs = unitSeconds(b), unitSeconds(h)
+	}
 	if len(bs) == 0 || len(hs) == 0 {
 		var sides []string
 		if len(bs) == 0 {
@@ -528,8 +651,17 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 		c.warnf("%s: no successful run in %s (not compared)", label, strings.Join(sides, " and "))
 		return
 	}
-	row := compareSamples(bs, hs, o)
-	row.Label, row.Cell = label, h.Cell
+	if bad := firstUnusable(bs, hs); bad != "" {
+		c.warnf("%s: sample %s: every sample must be a positive finite time (not compared)", label, bad)
+		return
+	}
+	var row Row
+	if o.Method == MethodBenchstat {
+		row = benchstatRow(bs, hs, o)
+	} else {
+		row = hlRow(bs, hs, o)
+	}
+	row.Label, row.Cell, row.Basis = label, h.Cell, basis
 	if b.Label != h.Label {
 		row.BaseLabel = b.Label
 	}
@@ -541,14 +673,31 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 			row.Warnings = append(row.Warnings, "parameters differ: "+d)
 		}
 	}
+	if basis != string(BasisTime) {
+		row.Warnings = append(row.Warnings, fmt.Sprintf("the sides do different amounts of work per run: compared %s", basis))
+	}
 	if n := row.Base.Failed + row.Head.Failed; n > 0 {
 		row.Warnings = append(row.Warnings, fmt.Sprintf("%d failed run(s) left out (%d in %s, %d in %s)",
 			n, row.Base.Failed, c.Base.Name, row.Head.Failed, c.Head.Name))
 	}
-	for _, w := range row.Warnings {
-		c.warnf("%s: %s", label, w)
-	}
 	c.Rows = append(c.Rows, row)
+}
+
+// firstUnusable describes the first sample of xs or ys that is not a
+// positive finite number ("" when all are): a log time needs one. Loaded
+// files are validated (harness.Decode); files built in memory may not be.
+func firstUnusable(xs, ys []float64) string {
+	for _, s := range []struct {
+		name string
+		v    []float64
+	}{{"base", xs}, {"head", ys}} {
+		for i, x := range s.v {
+			if !(x > 0) || math.IsInf(x, 0) {
+				return fmt.Sprintf("%d of %s is %v", i+1, s.name, x)
+			}
+		}
+	}
+	return ""
 }
 
 // paramDiff describes the parameters whose values differ, "" when none do.
@@ -578,30 +727,40 @@ func paramDiff(b, h map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-// compareSamples computes a row from two samples (seconds), exactly as
-// benchstat summarises and compares them, plus the delta interval and the
-// gate. It does not modify its arguments.
-func compareSamples(base, head []float64, o Options) Row {
-	th := &benchmath.Thresholds{CompareAlpha: o.Alpha}
-	bs := benchmath.NewSample(slices.Clone(base), th)
-	hs := benchmath.NewSample(slices.Clone(head), th)
+// medianSummaries summarises both sides as benchstat does: benchmath's
+// AssumeNothing median with its interval at DefaultConfidence.
+func medianSummaries(base, head []float64, th *benchmath.Thresholds) (bs, hs *benchmath.Sample, bsum, hsum benchmath.Summary) {
+	bs = benchmath.NewSample(slices.Clone(base), th)
+	hs = benchmath.NewSample(slices.Clone(head), th)
 	a := benchmath.AssumeNothing
-	bsum, hsum := a.Summary(bs, o.Confidence), a.Summary(hs, o.Confidence)
+	return bs, hs, a.Summary(bs, DefaultConfidence), a.Summary(hs, DefaultConfidence)
+}
+
+// benchstatRow computes a row from two samples exactly as benchstat
+// summarises and compares them, plus the conservative delta interval of the
+// benchstat method (see the package documentation). It does not modify its
+// arguments.
+func benchstatRow(base, head []float64, o Options) Row {
+	th := &benchmath.Thresholds{CompareAlpha: o.Alpha}
+	bs, hs, bsum, hsum := medianSummaries(base, head, th)
+	a := benchmath.AssumeNothing
 	cmp := a.Compare(bs, hs)
 
 	row := Row{
-		Base:  Summary{Median: bsum.Center, Lo: bsum.Lo, Hi: bsum.Hi, Confidence: bsum.Confidence, N: len(base)},
-		Head:  Summary{Median: hsum.Center, Lo: hsum.Lo, Hi: hsum.Hi, Confidence: hsum.Confidence, N: len(head)},
-		P:     cmp.P,
-		Alpha: cmp.Alpha,
+		Base:      Summary{Median: bsum.Center, Lo: bsum.Lo, Hi: bsum.Hi, Confidence: bsum.Confidence, N: len(base)},
+		Head:      Summary{Median: hsum.Center, Lo: hsum.Lo, Hi: hsum.Hi, Confidence: hsum.Confidence, N: len(head)},
+		P:         cmp.P,
+		PAdjusted: cmp.P,
+		Alpha:     cmp.Alpha,
+		mult:      1,
 	}
 	row.Delta = ratio(hsum.Center, bsum.Center) - 1
 
 	// The delta interval: each median's CI at √Confidence, combined at
-	// their extremes (see the package documentation).
-	dc := math.Sqrt(o.Confidence)
+	// their extremes.
+	dc := math.Sqrt(DefaultConfidence)
 	bd, hd := a.Summary(bs, dc), a.Summary(hs, dc)
-	row.DeltaConfidence = o.Confidence
+	row.Level = DefaultConfidence
 	row.DeltaLo = ratio(hd.Lo, bd.Hi) - 1
 	row.DeltaHi = ratio(hd.Hi, bd.Lo) - 1
 	if math.IsNaN(row.DeltaLo) || math.IsInf(bd.Hi, 0) || math.IsInf(hd.Lo, 0) {
@@ -622,7 +781,6 @@ func compareSamples(base, head []float64, o Options) Row {
 	default:
 		row.Verdict = Faster
 	}
-	row.Regression = o.Threshold > 0 && row.Verdict == Slower && row.DeltaLo > o.Threshold
 
 	// benchmath's own warnings (too few samples for an interval or for the
 	// test to ever reject), then ours about the delta interval.
@@ -636,10 +794,150 @@ func compareSamples(base, head []float64, o Options) Row {
 		row.Warnings = append(row.Warnings, fmt.Sprint(w))
 	}
 	if len(bsum.Warnings) == 0 && len(hsum.Warnings) == 0 && (math.IsInf(row.DeltaLo, 0) || math.IsInf(row.DeltaHi, 0)) {
-		row.Warnings = append(row.Warnings, fmt.Sprintf("too few runs for a finite delta interval at %v (have %d+%d, need >= %d per side): the gate cannot fail this row",
-			o.Confidence, len(base), len(head), minRuns(dc)))
+		row.Warnings = append(row.Warnings, fmt.Sprintf("too few runs for a finite delta interval at %v (have %d+%d, need >= %d per side)",
+			DefaultConfidence, len(base), len(head), minRuns(dc)))
 	}
 	return row
+}
+
+// hlRow prepares a MethodHL row: the medians (for display), the
+// Hodges-Lehmann estimate and the raw p-value. The interval and verdict
+// wait for the correction (finish).
+func hlRow(base, head []float64, o Options) Row {
+	_, _, bsum, hsum := medianSummaries(base, head, &benchmath.DefaultThresholds)
+	sh := newShift(logs(base), logs(head))
+	p := sh.pValue()
+	return Row{
+		Base:      Summary{Median: bsum.Center, Lo: bsum.Lo, Hi: bsum.Hi, Confidence: bsum.Confidence, N: len(base)},
+		Head:      Summary{Median: hsum.Center, Lo: hsum.Lo, Hi: hsum.Hi, Confidence: hsum.Confidence, N: len(head)},
+		Delta:     math.Expm1(sh.estimate()),
+		P:         p,
+		PAdjusted: p,
+		Alpha:     o.Alpha,
+		mult:      1,
+		sh:        sh,
+	}
+}
+
+// logs returns the natural logarithms of xs (every x is positive: files
+// are validated on load).
+func logs(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+// correct applies the correction to MethodHL rows, then computes each
+// row's interval at the level it was tested at and its verdict from that
+// interval.
+//
+// Holm's step-down tests the rows in increasing order of p at levels
+// α/m, α/(m−1), ..., stopping at the first row it cannot reject. Each row's
+// interval is built at the level Holm tested it at, and the rows after the
+// stopping step at the stopping step's level, so every row is significant
+// (its adjusted p <= α) exactly when its interval excludes zero: a rejected
+// row's p is at most its level, the stopping row's p exceeds its level,
+// and every later row's p is at least the stopping row's.
+func (c *Comparison) correct() {
+	m := len(c.Rows)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	if c.Correction == CorrectionHolm {
+		sort.SliceStable(order, func(a, b int) bool { return c.Rows[order[a]].P < c.Rows[order[b]].P })
+		stopped := false
+		stopMult := 1.0
+		running := 0.0
+		for step, i := range order {
+			r := &c.Rows[i]
+			mult := float64(m - step)
+			if !stopped && !(mult*r.P <= c.Alpha) {
+				stopped, stopMult = true, mult
+			}
+			if stopped {
+				r.mult = stopMult
+			} else {
+				r.mult = mult
+			}
+			running = max(running, min(1, mult*r.P))
+			r.PAdjusted = running
+		}
+	}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		lo, hi := r.sh.interval(r.mult, c.Alpha)
+		r.DeltaLo, r.DeltaHi = math.Expm1(lo), math.Expm1(hi)
+		if math.IsInf(lo, -1) {
+			r.DeltaLo = lo // unbounded, not −100%
+		}
+		r.Level = 1 - c.Alpha/r.mult
+		switch {
+		case lo > 0:
+			r.Verdict = Slower
+		case hi < 0:
+			r.Verdict = Faster
+		default:
+			r.Verdict = Same
+		}
+		if math.IsInf(lo, 0) {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("too few runs for a finite delta interval at %.4g%% (have %d+%d, need >= %d per side)",
+				100*r.Level, r.Base.N, r.Head.N, minRunsFor(r.mult, c.Alpha, 200)))
+		}
+		r.sh = nil
+	}
+}
+
+// gate decides every row's Outcome under the threshold.
+func (c *Comparison) gate() {
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		switch {
+		case c.Threshold <= 0:
+			r.Gate = GateOff
+		case r.DeltaHi < c.Threshold:
+			r.Gate = Pass
+		case r.Verdict != Same && r.Delta > c.Threshold:
+			r.Gate = Regression
+		default:
+			r.Gate = Inconclusive
+			r.MoreRuns = c.moreRuns(r)
+		}
+	}
+}
+
+// moreRuns estimates how many more runs per side would decide an
+// inconclusive row, taking the interval's half-widths (on the log scale) to
+// shrink as 1/sqrt(n): to pass, the upper bound must fall below the
+// threshold; to regress, the lower bound must rise above zero. With an
+// unbounded interval it is the runs a finite one needs. 0 means unknown.
+func (c *Comparison) moreRuns(r *Row) int {
+	n := min(r.Base.N, r.Head.N)
+	if math.IsInf(r.DeltaLo, 0) || math.IsInf(r.DeltaHi, 0) {
+		need := minRuns(math.Sqrt(DefaultConfidence))
+		if c.Method == MethodHL {
+			need = minRunsFor(r.mult, c.Alpha, 200)
+		}
+		return max(1, need-n)
+	}
+	lo, hi, e := math.Log1p(r.DeltaLo), math.Log1p(r.DeltaHi), math.Log1p(r.Delta)
+	t := math.Log1p(c.Threshold)
+	var factor float64
+	switch {
+	case e < t:
+		factor = (hi - e) / (t - e)
+	case e > 0:
+		factor = (e - lo) / e
+	default:
+		return 0
+	}
+	need := float64(n) * factor * factor
+	if math.IsNaN(need) || math.IsInf(need, 0) || need > 1e6 {
+		return 0
+	}
+	return max(1, int(math.Ceil(need))-n)
 }
 
 // minRuns is the smallest sample size whose widest median interval (its
@@ -660,9 +958,19 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// finish computes the geomean row, as benchstat's: the geomean of each
-// side's medians and the geomean of the per-row ratios.
-func (c *Comparison) finish() {
+// finish applies the correction and the gate, gathers the rows' warnings
+// and computes the geomean row, as benchstat's: the geomean of each side's
+// medians and the geomean of the per-row ratios.
+func (c *Comparison) finish(o Options) {
+	if o.Method == MethodHL {
+		c.correct()
+	}
+	c.gate()
+	for _, r := range c.Rows {
+		for _, w := range r.Warnings {
+			c.warnf("%s: %s", r.Label, w)
+		}
+	}
 	var lb, lh, lr float64
 	ok := true
 	for _, r := range c.Rows {
@@ -672,7 +980,11 @@ func (c *Comparison) finish() {
 		}
 		lb += math.Log(r.Base.Median)
 		lh += math.Log(r.Head.Median)
-		lr += math.Log(ratio(r.Head.Median, r.Base.Median))
+		if c.Method == MethodHL {
+			lr += math.Log1p(r.Delta) // the rows' own estimates
+		} else {
+			lr += math.Log(ratio(r.Head.Median, r.Base.Median))
+		}
 	}
 	n := float64(len(c.Rows))
 	if !ok || n == 0 {

@@ -1,0 +1,72 @@
+// Package analysis decides every figure people read about a results file:
+// which results do equal work, each group's reference, the relative figures
+// (on wall time or per unit of work), and, between two sides, the deltas,
+// their intervals, the verdicts, the correction across rows and the
+// regression gate. It formats nothing: package report and its
+// sub-packages print what it returns, and every command (run, compare, ab,
+// report) calls it, so every view of a file agrees.
+//
+// # Relatives (Relate, Annotate)
+//
+// Results with equal parameters apart from the cell do equal work and form
+// a group. A file of one group is compared on mean wall time, as hyperfine
+// compares commands ("ran 2.17 ± 0.04 times faster than"). When the results
+// do different amounts of work (a scan over niters, batch-size, producers,
+// consumers, calls, ...) every relative figure divides mean times per unit
+// of work (ns/cell, ns/call) and is labelled "per cell"/"per call": a scan
+// crossing cells with parameters compares the cells within each parameter
+// set (one reference per group), a scan of one cell compares the parameter
+// sets with each other. Ratios carry hyperfine's first-order error
+// propagation, σ(a/b) = (a/b)·sqrt((σa/a)² + (σb/b)²).
+//
+// # Comparisons (CompareFiles, CompareCells)
+//
+// Each row compares one configuration's samples (successful runs' workload
+// wall times; times per unit of work when the two sides do different
+// work) between a base and a head.
+//
+// The default method, MethodHL, estimates the change as the Hodges-Lehmann
+// shift of log times, the median of the m·n pairwise differences
+// log(head_j) − log(base_i), reported as exp(shift) − 1. Its interval is
+// Moses' distribution-free interval, [d_(k), d_(mn+1−k)] over the sorted
+// differences, with k − 1 the largest count c whose two-sided Mann-Whitney
+// tail 2·P(U ≤ c) is at most the row's tested level. The null distribution
+// of U is exact (no ties) up to 50 runs per side, and the normal
+// approximation with continuity and tie corrections beyond. The verdict is
+// DEFINED as the interval excluding zero, and the reported p-value is
+// 2·P(U ≤ u) with u = min(#{d ≤ 0}, #{d ≥ 0}) (differences of exactly zero
+// counted on both sides, conservatively), so p <= level exactly when the
+// interval excludes zero: the delta, the interval, the p-value and the
+// verdict tell one story. Why this method: benchmarks' times are skewed
+// and outlier-prone, so a rank method assumes nothing about their shape;
+// on the log scale a slowdown is a ratio, which is what a threshold in
+// percent means; the shift estimate uses every pair, so it is steadier
+// than a ratio of two medians; and unlike combining two medians' intervals
+// it has a finite interval from 4 runs per side (at 5%) and the width the
+// test actually has.
+//
+// Across the rows, CorrectionHolm (the default) controls the family-wise
+// error rate at Alpha with Holm's step-down, so a 20-row table raises a
+// false alarm no more often than a one-row one. Each row's interval is
+// built at the level Holm tested it at (rows after the first one Holm
+// cannot reject, at that step's level), so significance and interval still
+// agree; PAdjusted is Holm's adjusted p-value.
+//
+// MethodBenchstat reproduces benchstat exactly: medians with benchmath's
+// AssumeNothing intervals, the U test's p-value against Alpha, no
+// correction, and a delta that is the ratio of medians. Its delta interval
+// combines the two medians' intervals at √0.95 each at their extremes
+// (conservative); it can disagree with the verdict, which is why it is not
+// the default.
+//
+// # Gate
+//
+// With a threshold T (a fraction), a row passes when its interval lies
+// wholly below +T, regresses when it is significant and its estimate is
+// beyond +T, and is otherwise inconclusive, with an estimate of how many
+// more runs per side would decide it (the interval's half-widths on the
+// log scale taken as shrinking with 1/sqrt(n)). No row passes merely
+// because its data are too noisy to see a change. The whole comparison
+// regresses when a row does, else is inconclusive when a row is, else
+// passes; Outcome.ExitCode maps this to 1, 3 and 0.
+package analysis
