@@ -109,7 +109,7 @@ func TestWriteOneFile(t *testing.T) {
 		"`max-delay=128` `niters=1000` `scheduler=parallel`",
 		"Command: `rootbench run --parameter-list batch-size=16,256,4096`",
 		// The fastest mean is 185 µs: every time in µs, none below 1.
-		"| Configuration | Mean ± σ [µs] | Median [µs] | Min [µs] | Max [µs] | ns/cell | Runs |",
+		"| Configuration | Mean ± σ [µs] | Median [µs] | Min [µs] | Max [µs] | ns/cell | Relative per cell ± σ | Runs |",
 		"| ocaml batch-size=16 | 185.4 ± 3.6 |", "| 6 (2 failed) |",
 		"| Configuration | gc cycles | gc time [ms] | gc cpu [%] | total pause [ms] | max pause [ms] | stopping time [µs] | peak heap [MB] | peak RSS [MB] |",
 		"Failed runs:", "- **ocaml batch-size=16**, run 0: worker exited with status 2",
@@ -118,9 +118,13 @@ func TestWriteOneFile(t *testing.T) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	// A scan compares unequal work: no wall-time relative column.
-	if strings.Contains(md, "Relative") || strings.Contains(md, "(reference)") {
+	// A scan compares unequal work: relatives per cell, one reference per
+	// parameter set, never on wall time.
+	if strings.Contains(md, "| Relative ± σ |") {
 		t.Error("a batch-size scan shows wall-time relatives across unequal work")
+	}
+	if n := strings.Count(md, "1.00 (reference)"); n != 3 {
+		t.Errorf("%d references marked, want one per batch size (3)", n)
 	}
 	// Every configuration has a summary row and a GC row: two rows each.
 	for _, r := range f.Results {

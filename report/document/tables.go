@@ -10,6 +10,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report"
@@ -80,56 +81,38 @@ func (d *doc) summary(f *harness.File) {
 }
 
 // relativeColumn is the one place REPORT.md takes relative figures from:
-// the summary's column header ("" for no column), one cell per result of f,
-// and the index of the reference result (-1 for none). It shows the figures
-// the file carries (harness.Result.Relative and RelativeStddev, against
-// f.Reference) only when every configuration does the same work; when they
-// differ in parameters those figures divide wall times of unequal work, so
-// there is no column and ns/cell compares them. At merge, the analysis
-// package's per-group relatives (analysis.Relate) replace this body.
+// the summary's column header, one cell per result of f, and the index of
+// the reference result (-1 for none; with several groups of equal work the
+// references are marked in the cells instead). The figures are
+// analysis.Relate's: on mean wall time when every configuration does the
+// same work, per unit of work (labelled so) with one reference per
+// parameter set when they differ.
 func relativeColumn(f *harness.File) (header string, cells []string, ref int) {
-	if !sameWork(f) {
-		return "", nil, -1
+	rel := analysis.Relate(f)
+	header = "Relative ± σ"
+	if b := rel.BasisLabel(); b != "" {
+		header = "Relative " + b + " ± σ"
 	}
 	ref = -1
-	refResult := f.ReferenceResult()
+	if len(rel.Groups) == 1 {
+		ref = rel.Groups[0].Reference
+	}
 	cells = make([]string, len(f.Results))
-	for i := range f.Results {
-		r := &f.Results[i]
-		isRef := r == refResult
-		if isRef {
-			ref = i
-		}
+	for i, row := range rel.Rows {
 		switch {
-		case r.Relative <= 0 || report.Successful(r) == 0:
+		case !row.OK:
 			cells[i] = "—"
-		case isRef:
-			cells[i] = fmt.Sprintf("%.2f", r.Relative)
+		case row.IsReference && ref < 0:
+			cells[i] = "1.00 (reference)"
+		case row.IsReference:
+			cells[i] = "1.00"
+		case row.Stddev > 0:
+			cells[i] = fmt.Sprintf("%.2f ± %.2f", row.Ratio.Ratio, row.Stddev)
 		default:
-			cells[i] = fmt.Sprintf("%.2f ± %.2f", r.Relative, r.RelativeStddev)
+			cells[i] = fmt.Sprintf("%.2f", row.Ratio.Ratio)
 		}
 	}
-	return "Relative ± σ", cells, ref
-}
-
-// sameWork reports whether every result of f has the same parameters
-// apart from the one naming the cell or variant.
-func sameWork(f *harness.File) bool {
-	key := func(r *harness.Result) string {
-		var b strings.Builder
-		for _, k := range slices.Sorted(maps.Keys(r.Params)) {
-			if !strings.EqualFold(k, "cell") && !strings.EqualFold(k, "variant") {
-				fmt.Fprintf(&b, "%s=%s\x00", k, r.Params[k])
-			}
-		}
-		return b.String()
-	}
-	for i := 1; i < len(f.Results); i++ {
-		if key(&f.Results[i]) != key(&f.Results[0]) {
-			return false
-		}
-	}
-	return true
+	return header, cells, ref
 }
 
 // gcColumns are the GC table's columns: report.GCColumns without the
