@@ -12,7 +12,7 @@ import (
 )
 
 func newReportCmd() *cobra.Command {
-	var dir string
+	var dir, readme string
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json... -o DIR",
 		Short: "Write DIR/REPORT.md with charts (SVG and PNG) from one or more results files",
@@ -41,10 +41,23 @@ by side, each with its metadata.`,
 				return fmt.Errorf("write the report: %w", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, "REPORT.md"))
+			if readme == "" {
+				return nil
+			}
+			block, err := document.Headline(files, args)
+			if err != nil {
+				return fmt.Errorf("the README's results block: %w", err)
+			}
+			if err := document.UpdateHeadline(readme, block); err != nil {
+				return usageError(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "updated the results block of %s\n", readme)
 			return nil
 		},
 	}
 	withUsageOnMissingArgs(cmd)
 	cmd.Flags().StringVarP(&dir, "output", "o", "", "folder for REPORT.md and the charts (created if needed)")
+	cmd.Flags().StringVar(&readme, "readme", "", "also rewrite the results block of this Markdown file (between the markers "+
+		"'<!-- results:begin' and '<!-- results:end -->') with a table per file: median ns per unit, CV, relative, and × faster than cgo-handle")
 	return cmd
 }

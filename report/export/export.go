@@ -79,6 +79,16 @@ func WriteFile(path string, f *harness.File, e Exporter) error {
 	if path == "" {
 		return errors.New("export: empty path (use - for standard output)")
 	}
+	return WriteAtomic(path, func(w io.Writer) error { return e(w, f) })
+}
+
+// WriteAtomic replaces the file at path with what write writes, atomically:
+// the bytes go to a temporary file in the same directory, which is flushed,
+// fsynced and renamed over path, so a reader (or a crash) never sees a
+// truncated file and a failing write leaves the previous file untouched. A
+// new file gets mode 0644; an existing file keeps its mode. Errors name the
+// path.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
@@ -101,7 +111,7 @@ func WriteFile(path string, f *harness.File, e Exporter) error {
 	}()
 
 	bw := bufio.NewWriterSize(tmp, 64<<10)
-	if err := e(bw, f); err != nil {
+	if err := write(bw); err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
 	if err := bw.Flush(); err != nil {
