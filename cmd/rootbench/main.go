@@ -63,7 +63,7 @@ interleaved; every sample is kept and can be exported, compared and reported.`,
 		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(), newListCmd(), newCompareCmd(), newReportCmd(),
-		newCallbackCmd(), newVersionCmd(), newWorkerCmd())
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd())
 	return root
 }
 
