@@ -139,9 +139,36 @@ type ABFile struct {
 	Looks        []ABLog `json:"looks"`
 	// Stopped says why sampling ended: decided, last-look, budget, failed
 	// or interrupted.
-	Stopped    string    `json:"stopped"`
+	Stopped string `json:"stopped"`
+	// Gate is the decision on the final runs, recorded by the caller (the
+	// harness does not judge); nil when none was made.
+	Gate       *ABGate   `json:"gate,omitempty"`
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at,omitempty"`
+}
+
+// ABGate is the gate's decision on an A/B session's final runs.
+type ABGate struct {
+	Threshold float64 `json:"threshold"` // as a fraction: 0.03 for 3%
+	// Alpha is the session's false-alarm budget; AlphaPerLook what each
+	// look was tested at (Alpha / len(PlannedLooks)).
+	Alpha        float64 `json:"alpha"`
+	AlphaPerLook float64 `json:"alpha_per_look"`
+	// Outcome is "pass", "regression" or "inconclusive" for the whole
+	// table.
+	Outcome string      `json:"outcome"`
+	Rows    []ABGateRow `json:"rows"`
+}
+
+// ABGateRow is one benchmark's gate decision. Delta is head/base − 1 and
+// DeltaLo, DeltaHi its interval; each is absent when not finite (too few
+// runs).
+type ABGateRow struct {
+	Label   string   `json:"label"`
+	Outcome string   `json:"outcome"` // pass, regression or inconclusive
+	Delta   *float64 `json:"delta,omitempty"`
+	DeltaLo *float64 `json:"delta_lo,omitempty"`
+	DeltaHi *float64 `json:"delta_hi,omitempty"`
 }
 
 // ABLog records one look of an A/B session.

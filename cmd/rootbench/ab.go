@@ -112,6 +112,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 type abPlan struct {
 	opts     harness.ABOptions
 	gate     abGateOptions
+	alpha    float64 // the session's; gate.Alpha is per look
 	format   string
 	export   string
 	gcTables bool
@@ -163,6 +164,7 @@ func (af *abFlags) resolve(cmd *cobra.Command, wfs []*workloadFlag) (*abPlan, er
 	if !(af.alpha > 0 && af.alpha < 1) {
 		return nil, fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
 	}
+	p.alpha = af.alpha
 	p.gate.Alpha = af.alpha / float64(len(o.Looks))
 	if p.gate.Threshold, err = parseGateThreshold(af.threshold); err != nil {
 		return nil, fmt.Errorf("--fail-on-regression: %w", err)
@@ -311,15 +313,25 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		}
 		return runErr
 	}
-	if gateErr != nil {
-		return &exitError{code: exitFailed, err: fmt.Errorf("compare base and head: %w", gateErr)}
+	// The final files hold the runs of the last look (sampling stops at a
+	// look), now marked complete: judged again, they give the last look's
+	// decisions without its "partial" warnings. Only a session that ended
+	// because every benchmark failed has runs after its last look, and its
+	// status comes from the failures.
+	sig := caught()
+	var g abGate
+	gerr := gateErr // a look that could not compare stopped the session
+	if sig == nil && runErr == nil && gerr == nil {
+		if g, gerr = judgeAB(f.Base, f.Head, p.gate); gerr == nil {
+			f.Gate = gateRecord(g, p.gate, p.alpha)
+		}
 	}
 	if p.export != "" {
 		if err := writeABFile(p.export, f); err != nil {
 			return &exitError{code: exitFailed, err: err}
 		}
 	}
-	if sig := caught(); sig != nil {
+	if sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
 			code = 143
@@ -329,12 +341,6 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	if runErr != nil {
 		return &exitError{code: exitFailed, err: runErr}
 	}
-	// The final files hold the runs of the last look (sampling stops at a
-	// look), now marked complete: judged again, they give the last look's
-	// decisions without its "partial" warnings. Only a session that ended
-	// because every benchmark failed has runs after its last look, and its
-	// status comes from the failures.
-	g, gerr := judgeAB(f.Base, f.Head, p.gate)
 	if err := p.print(stdout, f, g, gerr); err != nil {
 		return err
 	}

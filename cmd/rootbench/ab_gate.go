@@ -1,6 +1,11 @@
 package main
 
-import "io"
+import (
+	"io"
+	"math"
+
+	"github.com/rootbench/rootbench/harness"
+)
 
 // The comparison `rootbench ab` consults at every look, behind a small
 // interface so that the session logic does not depend on which package
@@ -27,8 +32,30 @@ type abGate interface {
 	// and of the inconclusive ones.
 	Regressions() []string
 	Undecided() []string
+	// Rows is every row's decision, for the results file.
+	Rows() []harness.ABGateRow
 	// Text and Markdown render the comparison for a terminal and for a PR
 	// comment.
 	Text(w io.Writer) error
 	Markdown(w io.Writer) error
+}
+
+// Gate outcomes as the results file spells them, by exit code.
+var outcomeNames = map[int]string{0: "pass", 1: "regression", 3: "inconclusive"}
+
+// finite returns a pointer to x, or nil when x is not finite (JSON has no
+// infinities).
+func finite(x float64) *float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}
+
+// gateRecord is the gate's decision as the results file records it.
+func gateRecord(g abGate, o abGateOptions, alpha float64) *harness.ABGate {
+	return &harness.ABGate{
+		Threshold: o.Threshold, Alpha: alpha, AlphaPerLook: o.Alpha,
+		Outcome: outcomeNames[g.ExitCode()], Rows: g.Rows(),
+	}
 }

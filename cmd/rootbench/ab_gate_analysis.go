@@ -40,10 +40,19 @@ func rowLabels(rows []analysis.Row) []string {
 	return out
 }
 
-func (g analysisGate) Decided() bool              { return g.c.Decided() }
-func (g analysisGate) ExitCode() int              { return g.c.Outcome().ExitCode() }
-func (g analysisGate) Regressions() []string      { return rowLabels(g.c.Regressions()) }
-func (g analysisGate) Undecided() []string        { return rowLabels(g.c.Undecided()) }
+func (g analysisGate) Decided() bool         { return g.c.Decided() }
+func (g analysisGate) ExitCode() int         { return g.c.Outcome().ExitCode() }
+func (g analysisGate) Regressions() []string { return rowLabels(g.c.Regressions()) }
+func (g analysisGate) Undecided() []string   { return rowLabels(g.c.Undecided()) }
+func (g analysisGate) Rows() []harness.ABGateRow {
+	var out []harness.ABGateRow
+	for _, r := range g.c.Rows {
+		out = append(out, harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
+			Delta: finite(r.Delta), DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi)})
+	}
+	return out
+}
+
 func (g analysisGate) Text(w io.Writer) error     { return compare.Text(w, g.c) }
 func (g analysisGate) Markdown(w io.Writer) error { return compare.Markdown(w, g.c) }
 

@@ -66,6 +66,15 @@ func (g *compareGate) Decided() bool         { return len(g.Undecided()) == 0 }
 func (g *compareGate) Regressions() []string { return g.labels(1) }
 func (g *compareGate) Undecided() []string   { return g.labels(3) }
 
+func (g *compareGate) Rows() []harness.ABGateRow {
+	var out []harness.ABGateRow
+	for _, r := range g.c.Rows {
+		out = append(out, harness.ABGateRow{Label: r.Label, Outcome: outcomeNames[g.outcome(r)],
+			Delta: finite(r.Delta), DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi)})
+	}
+	return out
+}
+
 func (g *compareGate) ExitCode() int {
 	switch {
 	case len(g.Regressions()) > 0:
@@ -93,7 +102,7 @@ func (g *compareGate) Markdown(w io.Writer) error {
 
 // gateLines states every row's gate outcome.
 func (g *compareGate) gateLines(w io.Writer, bullet string) error {
-	names := map[int]string{0: "pass", 1: "REGRESSION", 3: "inconclusive"}
+	names := map[int]string{0: "pass", 1: "REGRESSION", 3: "inconclusive"} // shouted: it fails the build
 	fmt.Fprintf(w, "%sgate %+.1f%% at %.3g per look:\n", bullet, 100*g.threshold, g.c.Alpha)
 	for _, r := range g.c.Rows {
 		if _, err := fmt.Fprintf(w, "%s  %s: %s (delta %+.2f%% in [%+.2f%%, %+.2f%%])\n", bullet, r.Label, names[g.outcome(r)],
