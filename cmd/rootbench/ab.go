@@ -24,7 +24,7 @@ import (
 // Defaults of `rootbench ab`.
 const (
 	defaultABMaxTime   = 3 * time.Minute
-	defaultABLooks     = "10,20,40,80"
+	defaultABLooks     = "10,20,40,80,160,320"
 	defaultABThreshold = "3%"
 	defaultABAlpha     = 0.05
 )
@@ -89,7 +89,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
 	f.StringVar(&af.maxTime, "max-time", defaultABMaxTime.String(), "time budget of the session; when it runs out, undecided rows are inconclusive")
-	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined: even, increasing; the last ends the session")
+	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined: even, increasing; each is tested at alpha / their number; the budget usually ends the session first")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
 	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
