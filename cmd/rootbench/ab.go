@@ -37,18 +37,15 @@ type abFlags struct {
 	threshold, format string
 	alpha             float64
 	exportJSON        string
-	cells             string
 	warmup, timeout   string
 	pin, style        string
 	ignoreFailure     bool
-	paramLists        []string
 	noGCTable         bool
+	workload          abWorkload // the run command's workload flags
 }
 
 func newABCmd() *cobra.Command {
 	var af abFlags
-	wfs := msgpassFlags()
-	def := defaultMsgpassParams().Map()
 	cmd := &cobra.Command{
 		Use:   "ab --base PATH [--head PATH] [flags]",
 		Short: "Compare two builds of rootbench in one session, sampling until the gate decides",
@@ -76,7 +73,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
   bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			plan, err := af.resolve(cmd, wfs)
+			plan, err := af.resolve(cmd)
 			if err != nil {
 				return usageError(err)
 			}
@@ -94,11 +91,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
 	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+")")
-	f.StringVar(&af.cells, "cell", "", "comma-separated cells to compare, or all (env CELL; default: every available cell)")
-	for _, w := range wfs {
-		f.StringVar(&w.value, w.name, "", fmt.Sprintf("%s (env %s; default %s)", w.help, w.env, def[w.name]))
-	}
-	f.StringArrayVar(&af.paramLists, "parameter-list", nil, "scan a parameter: NAME=v1,v2,... (repeatable; the cartesian product is run)")
+	af.workload.register(f)
 	f.StringVar(&af.warmup, "warmup", "0", "unmeasured warm-up runs per benchmark and side")
 	f.StringVar(&af.timeout, "timeout", "", "kill a run after this long and record it as failed (e.g. 30s)")
 	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
@@ -121,7 +114,7 @@ type abPlan struct {
 }
 
 // resolve checks every flag before anything runs.
-func (af *abFlags) resolve(cmd *cobra.Command, wfs []*workloadFlag) (*abPlan, error) {
+func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	p := &abPlan{format: af.format, export: af.exportJSON, gcTables: !af.noGCTable}
 	o := &p.opts
 	if af.base == "" {
@@ -178,9 +171,11 @@ func (af *abFlags) resolve(cmd *cobra.Command, wfs []*workloadFlag) (*abPlan, er
 	default:
 		return nil, fmt.Errorf("--format %q: accepted: text, markdown", af.format)
 	}
-	if o.Warmup, err = count("warmup", af.warmup, 0, 0); err != nil {
-		return nil, err
+	warmup, err := parse.Int(af.warmup)
+	if err != nil || warmup < 0 || warmup > 1<<20 {
+		return nil, fmt.Errorf("--warmup %q: accepted: a whole number from 0 to %d", af.warmup, 1<<20)
 	}
+	o.Warmup = int(warmup)
 	if af.timeout != "" {
 		if o.Timeout, err = parse.Duration(af.timeout); err != nil {
 			return nil, fmt.Errorf("--timeout: %w", err)
@@ -218,14 +213,9 @@ func (af *abFlags) resolve(cmd *cobra.Command, wfs []*workloadFlag) (*abPlan, er
 		}
 	}
 
-	// The benchmarks: the run command's workload flags and cell list.
-	s := &session{}
-	bf := benchFlags{paramLists: af.paramLists, pin: af.pin}
-	if err := planMsgpass(s, &bf, af.cells, cmd.Flags().Changed("cell"), wfs, cmd); err != nil {
+	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {
 		return nil, err
 	}
-	o.Benchmarks = s.opts.Benchmarks
-	o.Workload, o.Unit, o.Params = s.opts.Workload, s.opts.Unit, s.opts.Params
 	o.CommandLine = os.Args
 	return p, nil
 }
