@@ -9,41 +9,8 @@ import (
 	"time"
 )
 
-// A/B sessions: two builds of rootbench measured in one session.
-//
-// ExecuteAB runs the same benchmarks with two worker binaries, base and head,
-// and keeps sampling until the caller's Decide says every row is decided or
-// the time budget runs out.
-//
-// # Order: ABBA
-//
-// A round makes two runs of every benchmark, one per side, back to back; the
-// side that goes first alternates from round to round, so every benchmark's
-// runs go base, head, head, base, base, head, ... Over each block of two
-// rounds a linear drift of the machine (heat, frequency, a background job
-// ramping up) adds the same total to both sides and cancels in their
-// difference. Rounds interleave the benchmarks as `run` does.
-//
-// # Looks: when the data are examined
-//
-// Sampling until a test says "significant" and stopping there inflates the
-// false-alarm rate far beyond the test's alpha. ExecuteAB therefore consults
-// Decide only at planned looks: when every benchmark has ABOptions.Looks[k]
-// runs per side (sizes fixed before any data is seen, e.g. 10, 20, 40, 80),
-// and, if the budget ends between two planned looks, once more on the runs
-// made by then; the budget's look takes the place of the planned looks not
-// reached. So at most len(Looks) looks are ever made, and a caller that tests
-// each look at alpha/len(Looks) keeps the chance of any false alarm over the
-// whole session at most alpha by Bonferroni's inequality (a Pocock-like
-// constant split of alpha over the looks; conservative, since the looks are
-// positively correlated). Look.Of carries the divisor. The first planned
-// look is the minimum number of runs per side before anything is concluded.
-//
-// # Budget
-//
-// Before each round ExecuteAB estimates its duration from the rounds made so
-// far and does not start one that would end after ABOptions.MaxTime. The
-// session thus ends within about one round of the budget.
+// A/B sessions: see "A/B sessions" in the package documentation (doc.go)
+// for the order, the looks and the budget.
 
 // ABSchema is the version tag of the A/B results file.
 const ABSchema = "rootbench-ab/v1"
