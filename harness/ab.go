@@ -265,6 +265,9 @@ type abEngine struct {
 	now     func() time.Time
 	bar     *progress
 	looks   []ABLog
+	// rounds counts the measured rounds, begun at roundsStart.
+	rounds      int
+	roundsStart time.Time
 }
 
 func newABEngine(opt ABOptions, exec abExec) *abEngine {
@@ -310,8 +313,6 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 	}
 	next := 0     // index in Looks of the next planned look
 	lastRuns := 0 // runs per side at the last look made
-	rounds := 0
-	var roundsStart time.Time
 	for {
 		if e.running() == 0 {
 			return StopFailed, false
@@ -330,8 +331,7 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			}
 			continue
 		}
-		if e.opt.MaxTime > 0 && rounds > 0 {
-			perRound := e.now().Sub(roundsStart) / time.Duration(rounds)
+		if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 {
 			if e.now().Sub(e.started)+perRound > e.opt.MaxTime {
 				if runs > lastRuns {
 					e.look(Look{Number: next + 1, Of: len(e.opt.Looks), Runs: runs, Final: true, Budget: true})
@@ -339,11 +339,11 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 				return StopBudget, false
 			}
 		}
-		if rounds == 0 {
-			roundsStart = e.now()
+		if e.rounds == 0 {
+			e.roundsStart = e.now()
 		}
 		for i := range e.opt.Benchmarks {
-			for _, side := range abbaOrder(rounds) {
+			for _, side := range abbaOrder(e.rounds) {
 				if e.states[side][i].stopped {
 					continue
 				}
@@ -352,8 +352,17 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 				}
 			}
 		}
-		rounds++
+		e.rounds++
 	}
+}
+
+// perRound is the mean duration of the measured rounds so far; ok is false
+// before the first one.
+func (e *abEngine) perRound() (d time.Duration, ok bool) {
+	if e.rounds == 0 {
+		return 0, false
+	}
+	return e.now().Sub(e.roundsStart) / time.Duration(e.rounds), true
 }
 
 // abbaOrder is the order of the sides in round r: base first in even
@@ -451,10 +460,15 @@ func (e *abEngine) record(side, i int, run Run) {
 }
 
 // plannedTotal is the number of runs (warm-ups included) the session makes
-// if it goes to its last planned look; doneTotal the number made.
+// if it goes to its last planned look or, when the budget ends it sooner by
+// the rounds' pace so far, to the budget; doneTotal the number made.
 func (e *abEngine) plannedTotal() int {
 	n := 0
 	last := e.opt.Looks[len(e.opt.Looks)-1]
+	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
+		left := e.opt.MaxTime - e.now().Sub(e.started)
+		last = min(last, e.rounds+max(0, int(left/perRound)))
+	}
 	for side := range e.states {
 		for _, s := range e.states[side] {
 			if s.stopped {

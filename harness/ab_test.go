@@ -26,8 +26,9 @@ type fakeAB struct {
 	fail   func(side, bench, k int) bool       // k-th call of (side, bench)
 	cancel int                                 // the call at which ctx is cancelled, -1 for never
 
-	calls []abCall
-	looks []Look
+	calls  []abCall
+	looks  []Look
+	engine *abEngine
 }
 
 func (fa *fakeAB) run(t fataler) (*ABFile, error) {
@@ -74,6 +75,7 @@ func (fa *fakeAB) run(t fataler) (*ABFile, error) {
 		return Run{WallNs: w.Nanoseconds() / 2, Cells: 10, ProcessWallNs: w.Nanoseconds()}, false
 	})
 	e.now = func() time.Time { return clock }
+	fa.engine = e
 	return e.run(ctx)
 }
 
@@ -187,6 +189,11 @@ func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
 	}
 	if f.Stopped != StopBudget || len(fa.calls) != 12 {
 		t.Errorf("stopped %q after %d runs, want budget after 12", f.Stopped, len(fa.calls))
+	}
+	// The progress bar's plan follows the budget, not the last look (32
+	// runs): the 12 made, as no round fits any more.
+	if got := fa.engine.plannedTotal(); got != 12 {
+		t.Errorf("planned total at the end %d, want the 12 runs the budget allowed", got)
 	}
 
 	// A budget that ends right after a planned look adds no look on the

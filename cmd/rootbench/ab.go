@@ -293,7 +293,7 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		}
 		return g.Decided(), lookNote(l, g)
 	}
-	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); looks at %s runs per side; budget %s; gate %+.1f%%; alpha %.3g per look\n",
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); looks at %s runs per side; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
 		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), joinInts(o.Looks), o.MaxTime, 100*p.gate.Threshold, p.gate.Alpha)
 
 	f, runErr := harness.ExecuteAB(ctx, *o)
