@@ -30,7 +30,8 @@ type Side struct {
 // Look tells Decide where the session stands.
 type Look struct {
 	Number int `json:"number"` // 1 for the first look
-	// Of is the most looks the session can make: len(ABOptions.Looks).
+	// Of is the most looks the session can make: len(ABOptions.Looks),
+	// or ABOptions.AutoLooks.
 	// Testing each look at alpha/Of bounds the session's false-alarm rate
 	// by alpha.
 	Of int `json:"of"`
@@ -56,6 +57,15 @@ type ABOptions struct {
 	// benchmark, at which Decide is consulted: increasing, even (whole ABBA
 	// blocks), at least 2. The session ends at the last one.
 	Looks []int
+	// AutoLooks, when Looks is empty, plans that many looks from the pace
+	// of the first ABBA block (two rounds): the last at the runs per side
+	// the budget allows, the others at a half, a quarter, ... of it, none
+	// below MinLook runs per side (see "A/B sessions" in the package
+	// documentation). It needs MaxTime.
+	AutoLooks int
+	// MinLook is the fewest runs per side an automatic look is made at
+	// (0 means 6).
+	MinLook int
 	// MaxTime is the session's time budget; 0 means none (the session
 	// ends at the last look).
 	MaxTime time.Duration
@@ -100,7 +110,8 @@ type ABFile struct {
 	// BaseEnv and HeadEnv are the extra environments of each side's workers.
 	BaseEnv []string `json:"base_env,omitempty"`
 	HeadEnv []string `json:"head_env,omitempty"`
-	// PlannedLooks are ABOptions.Looks; MaxTimeNs the budget (0: none).
+	// PlannedLooks are the looks planned (ABOptions.Looks, or the
+	// automatic plan once made); MaxTimeNs the budget (0: none).
 	PlannedLooks []int   `json:"planned_looks"`
 	MaxTimeNs    int64   `json:"max_time_ns"`
 	Looks        []ABLog `json:"looks"`
@@ -191,8 +202,18 @@ func (o ABOptions) check() (ABOptions, error) {
 	if o.Base.Name == o.Head.Name {
 		return o, fmt.Errorf("both sides are named %q", o.Base.Name)
 	}
-	if len(o.Looks) == 0 {
-		return o, fmt.Errorf("no looks planned: give the runs per side at which to decide, e.g. 10,20,40")
+	switch {
+	case len(o.Looks) == 0 && o.AutoLooks <= 0:
+		return o, fmt.Errorf("no looks planned: give the runs per side at which to decide, e.g. 10,20,40, or a number of automatic looks")
+	case len(o.Looks) > 0 && o.AutoLooks > 0:
+		return o, fmt.Errorf("looks %v and %d automatic looks: give one or the other", o.Looks, o.AutoLooks)
+	case o.AutoLooks > 0 && o.MaxTime <= 0:
+		return o, fmt.Errorf("automatic looks are planned from the time budget: give one")
+	case o.MinLook < 0:
+		return o, fmt.Errorf("minimum look %d: must be 0 (default %d) or more", o.MinLook, defaultMinLook)
+	}
+	if o.MinLook == 0 {
+		o.MinLook = defaultMinLook
 	}
 	for i, n := range o.Looks {
 		if n < 2 || n%2 != 0 {
@@ -214,6 +235,33 @@ func (o ABOptions) check() (ABOptions, error) {
 	}
 	o.Looks = slices.Clone(o.Looks)
 	return o, nil
+}
+
+// Automatic looks.
+const (
+	defaultMinLook = 6 // runs per side
+	// autoPlanRounds is how many measured rounds (one ABBA block) pace the
+	// automatic plan.
+	autoPlanRounds = 2
+)
+
+// planLooks plans k looks for a session that can reach reach runs per side
+// within its budget: the last at reach (made even), each other one at half
+// the next, dropping those below minLook; at least one look, at no fewer
+// than minLook runs.
+func planLooks(reach, k, minLook int) []int {
+	even := func(n int) int { return n - n%2 }
+	minLook = even(minLook + 1) // even, at least minLook
+	last := max(even(reach), minLook, 2)
+	looks := []int{last}
+	for n := last; len(looks) < k; {
+		n = even(n / 2)
+		if n < minLook || n < 2 {
+			break
+		}
+		looks = append([]int{n}, looks...)
+	}
+	return looks
 }
 
 // abExec makes one run of a benchmark on a side.
@@ -318,9 +366,17 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			return StopFailed, false
 		}
 		runs := e.runsPerSide()
-		if runs >= e.opt.Looks[next] {
+		if len(e.opt.Looks) == 0 && e.rounds >= autoPlanRounds {
+			// The plan depends on the rounds' pace only, never on what
+			// they measured.
+			perRound, _ := e.perRound()
+			left := e.opt.MaxTime - e.now().Sub(e.started)
+			reach := runs + int(max(0, left)/max(perRound, 1))
+			e.opt.Looks = planLooks(reach, e.opt.AutoLooks, e.opt.MinLook)
+		}
+		if len(e.opt.Looks) > 0 && runs >= e.opt.Looks[next] {
 			final := next == len(e.opt.Looks)-1
-			done := e.look(Look{Number: next + 1, Of: len(e.opt.Looks), Runs: runs, Final: final})
+			done := e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: final})
 			next++
 			lastRuns = runs
 			switch {
@@ -334,7 +390,7 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 		if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 {
 			if e.now().Sub(e.started)+perRound > e.opt.MaxTime {
 				if runs > lastRuns {
-					e.look(Look{Number: next + 1, Of: len(e.opt.Looks), Runs: runs, Final: true, Budget: true})
+					e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: true, Budget: true})
 				}
 				return StopBudget, false
 			}
@@ -354,6 +410,15 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 		}
 		e.rounds++
 	}
+}
+
+// lookCount is the most looks the session can make: the planned ones, or
+// AutoLooks before the automatic plan is made.
+func (e *abEngine) lookCount() int {
+	if len(e.opt.Looks) > 0 {
+		return len(e.opt.Looks)
+	}
+	return e.opt.AutoLooks
 }
 
 // perRound is the mean duration of the measured rounds so far; ok is false
@@ -464,7 +529,10 @@ func (e *abEngine) record(side, i int, run Run) {
 // the rounds' pace so far, to the budget; doneTotal the number made.
 func (e *abEngine) plannedTotal() int {
 	n := 0
-	last := e.opt.Looks[len(e.opt.Looks)-1]
+	last := autoPlanRounds // until the automatic plan is made
+	if len(e.opt.Looks) > 0 {
+		last = e.opt.Looks[len(e.opt.Looks)-1]
+	}
 	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
 		left := e.opt.MaxTime - e.now().Sub(e.started)
 		last = min(last, e.rounds+max(0, int(left/perRound)))

@@ -268,6 +268,8 @@ func TestABOptionsRefused(t *testing.T) {
 		"no decide":       func(o *ABOptions) { o.Decide = nil },
 		"negative budget": func(o *ABOptions) { o.MaxTime = -time.Second },
 		"same names":      func(o *ABOptions) { o.Base.Name, o.Head.Name = "x", "x" },
+		"auto and fixed":  func(o *ABOptions) { o.AutoLooks = 3 },
+		"auto, no budget": func(o *ABOptions) { o.Looks, o.AutoLooks = nil, 3 },
 		"duplicate label": func(o *ABOptions) { o.Benchmarks = append(abBenchmarks(1), abBenchmarks(1)...) },
 	} {
 		o := good
@@ -430,4 +432,54 @@ func TestToolOf(t *testing.T) {
 	if err == nil || tool.Version != "(unknown)" || tool.Revision != "" {
 		t.Errorf("ToolOf(script) = %+v, %v; want an error and an unknown version", tool, err)
 	}
+}
+
+func TestABAutomaticLooks(t *testing.T) {
+	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; after the first two
+	// (80ms) the 1s budget leaves room for 23 more: 25 runs per side, so
+	// looks at 6, 12 and 24.
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		AutoLooks: 3, MaxTime: time.Second, Decide: never,
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Look{{Number: 1, Of: 3, Runs: 6}, {Number: 2, Of: 3, Runs: 12}, {Number: 3, Of: 3, Runs: 24, Final: true}}
+	if !slices.Equal(fa.looks, want) || !slices.Equal(f.PlannedLooks, []int{6, 12, 24}) || f.Stopped != StopLastLook {
+		t.Errorf("looks %+v planned %v stopped %q; want %+v, [6 12 24], last-look", fa.looks, f.PlannedLooks, f.Stopped, want)
+	}
+}
+
+func TestPlanLooks(t *testing.T) {
+	if got := planLooks(25, 3, 6); !slices.Equal(got, []int{6, 12, 24}) {
+		t.Errorf("planLooks(25, 3, 6) = %v", got)
+	}
+	if got := planLooks(3, 3, 6); !slices.Equal(got, []int{6}) {
+		t.Errorf("planLooks(3, 3, 6) = %v, want one look at the minimum", got)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		reach := rapid.IntRange(0, 10_000).Draw(t, "reach")
+		k := rapid.IntRange(1, 8).Draw(t, "k")
+		minLook := rapid.IntRange(1, 50).Draw(t, "min")
+		looks := planLooks(reach, k, minLook)
+		if len(looks) == 0 || len(looks) > k {
+			t.Fatalf("%d looks, want 1 to %d", len(looks), k)
+		}
+		for i, n := range looks {
+			if n%2 != 0 || n < minLook || (i > 0 && n <= looks[i-1]) {
+				t.Fatalf("looks %v: not even, increasing and at least %d", looks, minLook)
+			}
+		}
+		if last := looks[len(looks)-1]; last < reach-1 {
+			t.Fatalf("looks %v end before the reachable %d runs", looks, reach)
+		}
+		// The options accept the plan.
+		o := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+			Looks: looks, Decide: never}
+		if _, err := o.check(); err != nil {
+			t.Fatalf("plan %v refused: %v", looks, err)
+		}
+	})
 }

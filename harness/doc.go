@@ -55,6 +55,12 @@
 // positively correlated). Look.Of carries the divisor. The first planned
 // look is the minimum number of runs per side before anything is concluded.
 //
+// With ABOptions.AutoLooks the sizes are planned after the first ABBA block
+// (two rounds) from its pace alone, never from what it measured: the last
+// look at the runs per side the budget allows, each earlier one at half the
+// next, none below ABOptions.MinLook. So the budget is spent on the looks
+// that can happen, and Look.Of (the divisor) counts only those.
+//
 // # A/B sessions: the budget
 //
 // Before each round ExecuteAB estimates its duration from the rounds made so

@@ -23,8 +23,10 @@ import (
 
 // Defaults of `rootbench ab`.
 const (
-	defaultABMaxTime   = 3 * time.Minute
-	defaultABLooks     = "10,20,40,80,160,320"
+	defaultABMaxTime = 3 * time.Minute
+	defaultABLooks   = "auto"
+	// abAutoLooks is the number of looks `--looks auto` plans.
+	abAutoLooks        = 3
 	defaultABThreshold = "3%"
 	defaultABAlpha     = 0.05
 )
@@ -59,11 +61,14 @@ a row passes when its delta's confidence interval lies wholly below +T, is a
 regression when the slowdown is significant and its estimate beyond T, and is
 otherwise inconclusive.
 
-Repeated looks are kept honest: the rows are examined only at the planned
-sample sizes (--looks, runs per side), plus once more on the runs made when the
-budget ends between two of them, and each look tests at alpha / (number of
-planned looks) (Bonferroni over looks; Holm across rows inside each look), so
-the chance of any false alarm over the whole session stays at most --alpha.
+Repeated looks are kept honest: the rows are examined only at planned sample
+sizes, plus once more on the runs made when the budget ends between two of
+them, and each look tests at alpha / (number of planned looks) (Bonferroni over
+looks; Holm across rows inside each look), so the chance of any false alarm over
+the whole session stays at most --alpha. By default (--looks auto) three looks
+are planned after the first two rounds from their pace alone: the last where
+the budget will end, the others at a half and a quarter of it (at least 6 runs
+per side); --looks 10,20,40 fixes them instead.
 
 Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 3 inconclusive (budget spent, or base's runs failed), 2 bad input,
@@ -86,7 +91,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
 	f.StringVar(&af.maxTime, "max-time", defaultABMaxTime.String(), "time budget of the session; when it runs out, undecided rows are inconclusive")
-	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined: even, increasing; each is tested at alpha / their number; the budget usually ends the session first")
+	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks, the last where the budget ends, planned from the first rounds' pace; each look is tested at alpha / the number of looks")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
 	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
@@ -105,7 +110,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 type abPlan struct {
 	opts     harness.ABOptions
 	gate     abGateOptions
-	alpha    float64 // the session's; gate.Alpha is per look
+	alpha    float64 // the session's; each look is tested at alpha / Look.Of
 	format   string
 	export   string
 	gcTables bool
@@ -151,14 +156,16 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	if o.MaxTime <= 0 {
 		return nil, fmt.Errorf("--max-time %s: must be positive (e.g. 3m)", af.maxTime)
 	}
-	if o.Looks, err = parseLooks(af.looks); err != nil {
-		return nil, fmt.Errorf("--looks: %w", err)
+	if strings.TrimSpace(af.looks) == "auto" {
+		o.AutoLooks = abAutoLooks
+	} else if o.Looks, err = parseLooks(af.looks); err != nil {
+		return nil, fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
 	}
 	if !(af.alpha > 0 && af.alpha < 1) {
 		return nil, fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
 	}
 	p.alpha = af.alpha
-	p.gate.Alpha = af.alpha / float64(len(o.Looks))
+
 	if p.gate.Threshold, err = parseGateThreshold(af.threshold); err != nil {
 		return nil, fmt.Errorf("--fail-on-regression: %w", err)
 	}
@@ -286,15 +293,19 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	o := &p.opts
 	var gateErr error
 	o.Decide = func(base, head *harness.File, l harness.Look) (bool, string) {
-		g, err := judgeAB(base, head, p.gate)
+		g, err := judgeAB(base, head, p.gateAt(l.Of))
 		if err != nil {
 			gateErr = err
 			return true, ""
 		}
 		return g.Decided(), lookNote(l, g)
 	}
-	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); looks at %s runs per side; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
-		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), joinInts(o.Looks), o.MaxTime, 100*p.gate.Threshold, p.gate.Alpha)
+	looks, count := fmt.Sprintf("looks at %s runs per side", joinInts(o.Looks)), len(o.Looks)
+	if o.AutoLooks > 0 {
+		looks, count = fmt.Sprintf("%d looks planned from the first rounds' pace", o.AutoLooks), o.AutoLooks
+	}
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
+		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), looks, o.MaxTime, 100*p.gate.Threshold, p.alpha/float64(count))
 
 	f, runErr := harness.ExecuteAB(ctx, *o)
 	if f == nil {
@@ -312,8 +323,9 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	var g abGate
 	gerr := gateErr // a look that could not compare stopped the session
 	if sig == nil && runErr == nil && gerr == nil {
-		if g, gerr = judgeAB(f.Base, f.Head, p.gate); gerr == nil {
-			f.Gate = gateRecord(g, p.gate, p.alpha)
+		at := p.gateAt(lookCount(f, o))
+		if g, gerr = judgeAB(f.Base, f.Head, at); gerr == nil {
+			f.Gate = gateRecord(g, at, p.alpha)
 		}
 	}
 	if p.export != "" {
@@ -335,6 +347,26 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	return abVerdict(f, g, gerr, o.IgnoreFailure)
+}
+
+// gateAt is the gate's options at a look of a session that makes at most
+// looks looks: each is tested at alpha / looks.
+func (p *abPlan) gateAt(looks int) abGateOptions {
+	g := p.gate
+	g.Alpha = p.alpha / float64(max(looks, 1))
+	return g
+}
+
+// lookCount is the divisor of the session's alpha: that of its last look,
+// else the number of looks planned.
+func lookCount(f *harness.ABFile, o *harness.ABOptions) int {
+	switch {
+	case len(f.Looks) > 0:
+		return f.Looks[len(f.Looks)-1].Of
+	case len(f.PlannedLooks) > 0:
+		return len(f.PlannedLooks)
+	}
+	return o.AutoLooks
 }
 
 // abVerdict turns the session into the exit status: failed head runs are a

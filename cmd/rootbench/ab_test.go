@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ func TestABBadInputIsAUsageError(t *testing.T) {
 		{[]string{"ab", "--base", dir}, "a directory"},
 		{[]string{"ab", "--base", self, "--looks", "3,6"}, "even"},
 		{[]string{"ab", "--base", self, "--looks", "10,6"}, "increase"},
+		{[]string{"ab", "--base", self, "--looks", "soon"}, "or auto"},
 		{[]string{"ab", "--base", self, "--max-time", "0s"}, "--max-time"},
 		{[]string{"ab", "--base", self, "--format", "xml"}, "text, markdown"},
 		{[]string{"ab", "--base", self, "--head-env", "NOVALUE"}, "NAME=VALUE"},
@@ -122,5 +124,28 @@ func TestABFailingHeadIsARegression(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.stdout, "### rootbench ab:") {
 		t.Errorf("no markdown comment on stdout:\n%s", r.stdout)
+	}
+}
+
+// By default the looks are planned from the pace of the first rounds: at
+// most three, each tested at alpha/3.
+func TestABAutomaticLooks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ab.json")
+	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--cell", "ocaml", "--niters", "20",
+		"--max-time", "5s", "--alpha", "0.003", "--export-json", out)
+	if r.code != 0 && r.code != 3 {
+		t.Fatalf("exit status %d, want 0 or 3\nstderr:\n%s", r.code, r.stderr)
+	}
+	f := readAB(t, out)
+	if n := len(f.PlannedLooks); n < 1 || n > 3 || len(f.Looks) == 0 || len(f.Looks) > 3 {
+		t.Fatalf("planned %v, looks %+v: want 1 to 3 of each", f.PlannedLooks, f.Looks)
+	}
+	for _, l := range f.Looks {
+		if l.Of != 3 {
+			t.Errorf("look %+v: Of %d, want 3", l, l.Of)
+		}
+	}
+	if f.Gate == nil || math.Abs(f.Gate.AlphaPerLook-0.001) > 1e-12 {
+		t.Errorf("gate %+v: want alpha 0.003 / 3 per look", f.Gate)
 	}
 }
