@@ -8,7 +8,7 @@ PKGS    := ./...
 # Extra flags for `make run`, e.g. make run RUN_FLAGS="--cell boxroot,ref --runs 5".
 RUN_FLAGS ?=
 
-.PHONY: all build run test unit race nocgo lint fmt vet staticcheck bench report results clean
+.PHONY: all build run test unit race nocgo lint fmt vet staticcheck bench report results gate-check clean
 
 all: build
 
@@ -72,6 +72,25 @@ results: build
 	./$(BIN) callback --variant plain,cthread,pipe,spin,channel --calls 1_000_000 --runs 5 --export-json results/callback.json --export-markdown results/callback.md
 	./$(BIN) callback --variant plain,cthread,pipe --handle none,cgo-handle,boxroot-handle --calls 1_000_000 --runs 5 --export-json results/callback-handles.json
 	$(MAKE) report
+
+# Measure the error rates of `rootbench ab`'s gate on this machine: GATE_AA
+# A/A sessions (the same build on both sides) and GATE_PLANTED sessions per
+# planted head-side slowdown of GATE_SLOW (GATE_PCTS percent), each at ab's
+# default budget (3 minutes), interleaved; writes the false-alarm and detection
+# rates with their command to results/gate-check.md and .json. Each session
+# takes up to the budget, so the defaults (25 + 2 x 25 sessions) take up to
+# about 4 hours; GATE_AA=4 GATE_PLANTED=4 about 40 minutes. Extra ab flags:
+# GATE_AB_FLAGS="--max-time 90s".
+GATE_AA       ?= 25
+GATE_PLANTED  ?= 25
+GATE_PCTS     ?= 5,10
+GATE_CELLS    ?= ocaml,boxroot,ref,cgo-handle
+GATE_SLOW     ?= boxroot
+GATE_AB_FLAGS ?=
+gate-check:
+	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
+	$(GO) run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa $(GATE_AA) -planted $(GATE_PLANTED) \
+		-pcts $(GATE_PCTS) -cells $(GATE_CELLS) -slow $(GATE_SLOW) -out results/gate-check -- $(GATE_AB_FLAGS)
 
 clean:
 	rm -rf bin

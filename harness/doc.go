@@ -6,14 +6,65 @@
 //
 // The parent side is Execute (run control: warm-ups, run counts from a time
 // budget, interleaved or grouped order, timeouts, failures, interruption,
-// progress bar, per-round snapshots) and Summarize (statistics, outliers,
-// warnings; see the stats subpackage; relative figures belong to package
-// analysis, which harness does not import). The worker side is
+// progress bar, per-round snapshots), ExecuteAB (two builds of rootbench in
+// one session; see "A/B sessions" below) and Summarize (statistics,
+// outliers, warnings; see the stats subpackage; relative figures belong to
+// package analysis, which harness does not import). The worker side is
 // Measure (GC and memory figures around the workload), WriteWorkerLine and
-// Pin. CollectMachine, CollectTool and MachineWarnings record where and with
-// what a file was measured. The results file itself is described in
-// schema.go and read by Load and Decode.
+// Pin. CollectMachine, CollectTool, ToolOf and MachineWarnings record where
+// and with what a file was measured. The results file itself is described
+// in schema.go and read by Load and Decode.
 //
 // Workers are started in their own process group and measured with wait4's
 // rusage, so the package needs a Unix system; pinning needs Linux.
+//
+// # Failed runs and the terminal
+//
+// A failed run is recorded, never fatal: its Error is one line, the cause
+// ("killed by signal 9 (SIGKILL; likely the OOM killer)", "exit status 2:
+// fatal error: out of memory", "timed out after 30s") and the log file that
+// holds the worker's whole stdout and stderr; its StderrTail stops before any
+// Go crash report, so no stack trace reaches the terminal; Options.Notices
+// announces it as it happens; the other benchmarks go on. The progress bar
+// fits the terminal's width (down to 60 columns, by shortening the
+// description) and is erased when Execute returns, interrupted or not.
+//
+// # A/B sessions: ABBA order
+//
+// ExecuteAB runs the same benchmarks with two worker binaries, base and head,
+// and keeps sampling until the caller's Decide says every row is decided or
+// the time budget runs out. A round makes two runs of every benchmark, one
+// per side, back to back; the side that goes first alternates from round to
+// round, so every benchmark's runs go base, head, head, base, base, head, ...
+// Over each block of two rounds a linear drift of the machine (heat,
+// frequency, a background job ramping up) adds the same total to both sides
+// and cancels in their difference. Rounds interleave the benchmarks as `run`
+// does.
+//
+// # A/B sessions: when the data are examined
+//
+// Sampling until a test says "significant" and stopping there inflates the
+// false-alarm rate far beyond the test's alpha. ExecuteAB therefore consults
+// Decide only at planned looks: when every benchmark has ABOptions.Looks[k]
+// runs per side (sizes fixed before any data is seen, e.g. 10, 20, 40, 80),
+// and, if the budget ends between two planned looks, once more on the runs
+// made by then; the budget's look takes the place of the planned looks not
+// reached. So at most len(Looks) looks are ever made, and a caller that tests
+// each look at alpha/len(Looks) keeps the chance of any false alarm over the
+// whole session at most alpha by Bonferroni's inequality (a Pocock-like
+// constant split of alpha over the looks; conservative, since the looks are
+// positively correlated). Look.Of carries the divisor. The first planned
+// look is the minimum number of runs per side before anything is concluded.
+//
+// With ABOptions.AutoLooks the sizes are planned after the first ABBA block
+// (two rounds) from its pace alone, never from what it measured: the last
+// look at the runs per side the budget allows, each earlier one at half the
+// next, none below ABOptions.MinLook. So the budget is spent on the looks
+// that can happen, and Look.Of (the divisor) counts only those.
+//
+// # A/B sessions: the budget
+//
+// Before each round ExecuteAB estimates its duration from the rounds made so
+// far and does not start one that would end after ABOptions.MaxTime. The
+// session thus ends within about one round of the budget.
 package harness

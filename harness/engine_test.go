@@ -55,7 +55,7 @@ func (fe *fakeEngine) run(t fataler) (*File, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var e *engine
-	e = newEngine(opt, ref, func(ctx context.Context, b *Benchmark) (Run, bool) {
+	e = newEngine(opt, ref, func(ctx context.Context, b *Benchmark, _ string) (Run, bool) {
 		i := index[b]
 		st := e.states[i]
 		// A warm-up call is one made while the benchmark still owes
@@ -408,7 +408,7 @@ func TestEngineProgress(t *testing.T) {
 	}
 	out := buf.String()
 	// The fake runs report half the process wall as the workload wall: 2ms.
-	for _, want := range []string{"boxroot: warm-up", "ref: initial time measurement", "boxroot: current estimate 2ms", "/8"} {
+	for _, want := range []string{"boxroot warm-up", "ref first run", "boxroot ~2.00 ms", "/8"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("progress output lacks %q:\n%q", want, out)
 		}

@@ -1,13 +1,13 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,11 +15,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Capture limits for a worker's output.
+// Capture limits for a worker's output. A failed run's log holds what was
+// captured: all of it unless a stream outgrew these bounds, in which case the
+// log says how many bytes in the middle were dropped.
 const (
+	stdoutHeadMax = 64 << 10
 	stdoutTailMax = 1 << 20 // the report is the last line: keep the last MiB
-	stderrHeadMax = 16 << 10
-	stderrTailMax = 4 << 10
+	stderrHeadMax = 256 << 10
+	stderrTailMax = 1 << 20
 	stderrLines   = 20
 	waitDelay     = 2 * time.Second
 )
@@ -31,6 +34,9 @@ type workerCmd struct {
 	env     []string
 	timeout time.Duration
 	show    io.Writer // when not nil, receives the worker's output too
+	// log is where a failed run's full output is saved ("" saves none);
+	// its directory is created when needed.
+	log string
 }
 
 // execWorker runs one worker process to completion and returns its run: the
@@ -38,6 +44,13 @@ type workerCmd struct {
 // sys, peak RSS), or a failed run with its reason. interrupted is true when
 // ctx was cancelled while the worker ran: the worker has been killed and the
 // run means nothing.
+//
+// A failed run's Error is one line: the cause ("killed by signal 9 (SIGKILL;
+// likely the OOM killer)", "exit status 2: fatal error: out of memory", "timed
+// out after 30s") and, when w.log is set, where the worker's full stdout and
+// stderr were saved. Its StderrTail holds the last lines the worker wrote to
+// stderr before any Go crash report: never a goroutine dump, which stays in
+// the log.
 func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	runCtx := ctx
 	if w.timeout > 0 {
@@ -46,7 +59,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 		defer cancel()
 	}
 	var stdout, stderr capture
-	stdout.tailMax = stdoutTailMax
+	stdout.headMax, stdout.tailMax = stdoutHeadMax, stdoutTailMax
 	stderr.headMax, stderr.tailMax = stderrHeadMax, stderrTailMax
 
 	cmd := exec.CommandContext(runCtx, w.exe, w.args...)
@@ -74,8 +87,15 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 
 	run.StartedAt = time.Now()
 	if err := cmd.Start(); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return run, true
+		case runCtx.Err() == context.DeadlineExceeded:
+			run.Error = fmt.Sprintf("timed out after %s before the worker started (raise --timeout)", w.timeout)
+		default:
+			run.Error = fmt.Sprintf("start worker %s: %v", w.exe, err)
+		}
 		run.Failed = true
-		run.Error = fmt.Sprintf("start worker %s: %v", w.exe, err)
 		return run, false
 	}
 	err := cmd.Wait()
@@ -94,7 +114,14 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	fail := func(reason string) (Run, bool) {
 		run.Failed = true
 		run.Error = reason
-		run.StderrTail = stderr.tailLines(stderrLines)
+		run.StderrTail = beforeCrash(stderr.String(), stderrLines)
+		if w.log != "" {
+			if err := saveLog(w, reason, stdout.String(), stderr.String()); err != nil {
+				run.Error += fmt.Sprintf("; full output not saved: %v", err)
+			} else {
+				run.Error += "; full output in " + w.log
+			}
+		}
 		return run, false
 	}
 	if err != nil {
@@ -105,7 +132,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				return fail(join(fmt.Sprintf("killed by signal %s", signalName(ws.Signal())), reason))
+				return fail(join(killedBy(ws.Signal()), reason))
 			}
 			return fail(join(fmt.Sprintf("exit status %d", ee.ExitCode()), reason))
 		}
@@ -134,12 +161,67 @@ func join(status, reason string) string {
 	return status + ": " + reason
 }
 
-// signalName names a signal as "SIGKILL".
-func signalName(s syscall.Signal) string {
-	if n := unix.SignalName(s); n != "" {
-		return n
+// killedBy describes a death by signal: "killed by signal 9 (SIGKILL; likely
+// the OOM killer)". The harness kills workers only on a timeout or an
+// interruption, both handled before this, so a SIGKILL came from elsewhere:
+// on Linux almost always the kernel's OOM killer.
+func killedBy(s syscall.Signal) string {
+	name := unix.SignalName(s)
+	if name == "" {
+		name = s.String()
 	}
-	return fmt.Sprintf("signal %d (%v)", int(s), s)
+	if s == syscall.SIGKILL {
+		name += "; likely the OOM killer"
+	}
+	return fmt.Sprintf("killed by signal %d (%s)", int(s), name)
+}
+
+// saveLog writes a failed run's output to w.log, creating its directory.
+func saveLog(w workerCmd, reason, stdout, stderr string) error {
+	if err := os.MkdirAll(filepath.Dir(w.log), 0o755); err != nil {
+		return fmt.Errorf("create the log directory: %w", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "rootbench worker: %s\ncommand: %s\nfailure: %s\n", w.exe, strings.Join(w.args, " "), reason)
+	if len(w.env) > 0 {
+		fmt.Fprintf(&b, "extra environment: %s\n", strings.Join(w.env, " "))
+	}
+	fmt.Fprintf(&b, "\n===== stderr =====\n%s", stderr)
+	if stderr != "" && !strings.HasSuffix(stderr, "\n") {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "\n===== stdout =====\n%s", stdout)
+	if err := os.WriteFile(w.log, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write the log: %w", err)
+	}
+	return nil
+}
+
+// crashHeader reports whether a stderr line starts a Go crash report (after
+// which come the goroutine dumps).
+func crashHeader(line string) bool {
+	l := strings.TrimSpace(line)
+	return strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") ||
+		strings.HasPrefix(l, "SIGSEGV: ") || strings.HasPrefix(l, "SIGBUS: ") || strings.HasPrefix(l, "unexpected fault address ")
+}
+
+// beforeCrash returns the last n lines of stderr text that precede a Go
+// crash report (all of it when there is none), trimmed.
+func beforeCrash(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n\r\t "), "\n")
+	for i, l := range lines {
+		if crashHeader(l) {
+			lines = lines[:i]
+			break
+		}
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // capture keeps the beginning and the end of a stream: the first headMax and
@@ -167,31 +249,28 @@ func (c *capture) Write(p []byte) (int, error) {
 // truncated reports whether the tail lost the stream's beginning.
 func (c *capture) truncated() bool { return c.total > int64(len(c.tail)) }
 
-// tailLines returns the last n lines of the tail (a partial first line of a
-// truncated tail is dropped).
-func (c *capture) tailLines(n int) string {
-	t := c.tail
-	if c.truncated() {
-		if i := bytes.IndexByte(t, '\n'); i >= 0 {
-			t = t[i+1:]
-		}
+// String returns the stream as captured: all of it when it fit in head and
+// tail together, else the head, a line saying how many bytes were dropped,
+// and the tail.
+func (c *capture) String() string {
+	if c.total <= int64(len(c.head)) {
+		return string(c.head)
 	}
-	lines := strings.Split(strings.TrimRight(string(t), "\n\r\t "), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	rest := c.total - int64(len(c.head)) // bytes after the head
+	if rest <= int64(len(c.tail)) {
+		return string(c.head) + string(c.tail[int64(len(c.tail))-rest:])
 	}
-	return strings.Join(lines, "\n")
+	return fmt.Sprintf("%s\n[... %d bytes not kept ...]\n%s", c.head, rest-int64(len(c.tail)), c.tail)
 }
 
 // reason picks the line of stderr that best explains a failure: the first
-// "panic: " or "fatal error: " line (a Go crash prints its cause there, then
-// stack traces), else the last non-empty line.
+// line of a Go crash report ("panic: ...", "fatal error: ..."; the stack
+// traces follow it), else the last non-empty line.
 func (c *capture) reason() string {
 	for _, part := range [][]byte{c.head, c.tail} {
 		for _, l := range strings.Split(string(part), "\n") {
-			l = strings.TrimSpace(l)
-			if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
-				return shorten(l)
+			if crashHeader(l) {
+				return shorten(strings.TrimSpace(l))
 			}
 		}
 	}

@@ -134,20 +134,7 @@ func MachineWarnings(m Machine) []string {
 func CollectTool(commandLine []string) Tool {
 	t := Tool{Name: ToolName, Version: "(unknown)", GoVersion: runtime.Version(), CommandLine: commandLine}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			t.Version = bi.Main.Version
-		}
-		if bi.GoVersion != "" {
-			t.GoVersion = bi.GoVersion
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				t.Revision = s.Value
-			case "vcs.modified":
-				t.Modified = s.Value == "true"
-			}
-		}
+		fillTool(&t, bi)
 	}
 	return t
 }

@@ -16,6 +16,9 @@ import (
 // Benchmark.Args select what it does.
 const fakeWorkerEnv = "HARNESS_TEST_FAKE_WORKER"
 
+// sideEnv tells a "side" worker which side of an A/B session it is on.
+const sideEnv = "HARNESS_TEST_SIDE"
+
 // markerEnv names a file a "hang" worker writes its pids to once it runs.
 const markerEnv = "HARNESS_TEST_MARKER"
 
@@ -38,6 +41,7 @@ func TestMain(m *testing.M) {
 //	sigkill          kill itself with SIGKILL
 //	hang             start a child in the same process group, write both pids to $HARNESS_TEST_MARKER, sleep
 //	pin CPUS         Pin, check every thread's affinity, print a line
+//	side             print a line whose stats say $HARNESS_TEST_SIDE: base 1, head 2
 func fakeWorker(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "fake worker: no mode")
@@ -103,6 +107,9 @@ func fakeWorker(args []string) int {
 		}
 		time.Sleep(time.Minute)
 		return 0
+	case "side":
+		v := map[string]int64{"base": 1, "head": 2}[os.Getenv(sideEnv)]
+		return writeLine(Run{WallNs: 1000, Cells: 1, Stats: map[string]int64{"side": v}})
 	case "pin":
 		if err := Pin(args[1]); err != nil {
 			fmt.Fprintln(os.Stderr, "pin:", err)
@@ -158,5 +165,6 @@ func fakeOptions(t *testing.T, bs ...Benchmark) Options {
 		Workload: "fake",
 		Unit:     "cell",
 		MinTime:  -1,
+		LogDir:   t.TempDir(),
 	}
 }

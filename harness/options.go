@@ -102,8 +102,17 @@ type Options struct {
 	ShowOutput io.Writer
 
 	// Progress, when not nil, receives a progress bar with ETA and the
-	// current estimate of the running benchmark. Pass a terminal only.
+	// current estimate of the running benchmark, fitted to the terminal's
+	// width and erased when Execute returns. Pass a terminal only.
 	Progress io.Writer
+	// Notices, when not nil, receives one line per failed run as it
+	// happens, naming the run, the cause and the log file.
+	Notices io.Writer
+	// LogDir is where a failed run's full worker output is saved, one file
+	// per run named after its label and run number ("" means
+	// rootbench-<pid> in the system's temporary directory). The run's Error
+	// names the file.
+	LogDir string
 	// OnRound, when not nil, is called after every round (in grouped
 	// order, after every run) and once more at the end, with a snapshot of
 	// the results so far: statistics computed, Partial true until the end.

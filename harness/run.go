@@ -29,17 +29,20 @@ func Execute(ctx context.Context, opt Options) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("benchmark plan: %w", err)
 	}
-	e := newEngine(opt, ref, func(ctx context.Context, b *Benchmark) (Run, bool) {
-		return execWorker(ctx, workerCmd{exe: opt.Executable, args: b.Args, env: opt.Env, timeout: opt.Timeout, show: opt.ShowOutput})
+	logDir := opt.logDir()
+	e := newEngine(opt, ref, func(ctx context.Context, b *Benchmark, name string) (Run, bool) {
+		return execWorker(ctx, workerCmd{exe: opt.Executable, args: b.Args, env: opt.Env, timeout: opt.Timeout,
+			show: opt.ShowOutput, log: logPath(logDir, name)})
 	})
 	e.tool = CollectTool(opt.CommandLine)
 	e.machine = CollectMachine()
 	return e.run(ctx)
 }
 
-// execFunc makes one run of a benchmark; interrupted reports that ctx was
-// cancelled during the run, which then means nothing.
-type execFunc func(ctx context.Context, b *Benchmark) (run Run, interrupted bool)
+// execFunc makes one run of a benchmark; name names the run for its log
+// ("boxroot-run3"); interrupted reports that ctx was cancelled during the
+// run, which then means nothing.
+type execFunc func(ctx context.Context, b *Benchmark, name string) (run Run, interrupted bool)
 
 // benchState is the progress of one benchmark.
 type benchState struct {
@@ -161,9 +164,13 @@ func (e *engine) runOne(ctx context.Context, s *benchState, warmup bool) bool {
 		return true
 	}
 	e.bar.describe(s, warmup, e.plannedTotal(), e.doneTotal())
-	run, interrupted := e.exec(ctx, s.b)
+	name := runName(s.b.Label, warmup, s.warm+1, s.measured+1)
+	run, interrupted := e.exec(ctx, s.b, name)
 	if interrupted {
 		return true
+	}
+	if run.Failed {
+		e.notify(s.b.Label, warmup, s.warm+1, s.measured+1, &run)
 	}
 	if warmup {
 		s.warm++
@@ -233,10 +240,24 @@ func (e *engine) doneTotal() int {
 	return n
 }
 
-// round hands a snapshot to OnRound.
+// notify writes the one-line notice of a failed run to Options.Notices.
+func (e *engine) notify(label string, warmup bool, warm, measured int, run *Run) {
+	if e.opt.Notices == nil {
+		return
+	}
+	e.bar.clear()
+	fmt.Fprintln(e.opt.Notices, failureNotice(label, warmup, warm, measured, run))
+	e.bar.redraw()
+}
+
+// round hands a snapshot to OnRound, with the progress bar out of the way of
+// anything it prints.
 func (e *engine) round() {
 	if e.opt.OnRound != nil {
-		e.opt.OnRound(e.snapshot(true))
+		f := e.snapshot(true)
+		e.bar.clear()
+		e.opt.OnRound(f)
+		e.bar.redraw()
 	}
 }
 

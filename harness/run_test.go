@@ -53,6 +53,8 @@ func TestExecuteFailureReasons(t *testing.T) {
 	)
 	opt.Runs = 3
 	opt.Timeout = time.Minute
+	var notices strings.Builder
+	opt.Notices = &notices
 	f, err := Execute(context.Background(), opt)
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
@@ -66,7 +68,7 @@ func TestExecuteFailureReasons(t *testing.T) {
 		"garbage": `malformed worker output: no JSON line on standard output (last line: "not json at all")`,
 		"badjson": "malformed worker output: json: cannot unmarshal",
 		"reports": "worker reported an error: wrong value in cell 7",
-		"killed":  "killed by signal SIGKILL",
+		"killed":  "killed by signal 9 (SIGKILL; likely the OOM killer)",
 	}
 	for label, reason := range want {
 		r := resultByLabel(t, f, label)
@@ -82,8 +84,38 @@ func TestExecuteFailureReasons(t *testing.T) {
 			t.Errorf("%s: mean %v and warnings %q: want no statistics and a warning", label, r.Mean, r.Warnings)
 		}
 	}
-	if tail := resultByLabel(t, f, "panics").Runs[0].StderrTail; !strings.Contains(tail, "goroutine") {
-		t.Errorf("panic's stderr tail %q should hold the end of the stack trace", tail)
+	// Every failure is one line naming its log, which holds the whole output;
+	// no stack trace reaches the run (nor, through it, the terminal).
+	for label := range want {
+		run := resultByLabel(t, f, label).Runs[0]
+		log := filepath.Join(opt.LogDir, label+"-run1.log")
+		if strings.Contains(run.Error, "\n") || !strings.HasSuffix(run.Error, "; full output in "+log) {
+			t.Errorf("%s: error %q is not one line naming the log %s", label, run.Error, log)
+		}
+		if strings.Contains(run.StderrTail, "goroutine") {
+			t.Errorf("%s: stderr tail %q holds a stack trace", label, run.StderrTail)
+		}
+		if _, err := os.Stat(log); err != nil {
+			t.Errorf("%s: log: %v", label, err)
+		}
+		if line := label + " run 1 failed: " + run.Error + "\n"; !strings.Contains(notices.String(), line) {
+			t.Errorf("notices lack %q:\n%s", line, notices.String())
+		}
+	}
+	if got := strings.Count(notices.String(), "\n"); got != len(want) {
+		t.Errorf("%d notice lines, want %d:\n%s", got, len(want), notices.String())
+	}
+	panicLog, err := os.ReadFile(filepath.Join(opt.LogDir, "panics-run1.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"panic: boxroot: invalid handle", "goroutine 1 [running]", "===== stdout =====\nprogress: half way"} {
+		if !strings.Contains(string(panicLog), part) {
+			t.Errorf("the panic's log lacks %q:\n%s", part, panicLog)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(opt.LogDir, "good-run1.log")); err == nil {
+		t.Errorf("a successful run left a log")
 	}
 	if tail := resultByLabel(t, f, "exits").Runs[0].StderrTail; tail != "working...\nsomething went wrong" {
 		t.Errorf("exit3's stderr tail = %q", tail)
@@ -131,7 +163,7 @@ func TestExecuteTimeout(t *testing.T) {
 		t.Errorf("Execute took %v: the slow worker was not killed at the timeout", el)
 	}
 	slow := resultByLabel(t, f, "slow")
-	if len(slow.Runs) != 1 || slow.Runs[0].Error != "timed out after 3s" {
+	if len(slow.Runs) != 1 || !strings.HasPrefix(slow.Runs[0].Error, "timed out after 3s; full output in ") {
 		t.Fatalf("slow: runs %+v, want one run that timed out after 3s", slow.Runs)
 	}
 	if w := slow.Runs[0].ProcessWallNs; w < (3 * time.Second).Nanoseconds() {
@@ -141,6 +173,20 @@ func TestExecuteTimeout(t *testing.T) {
 		if r := resultByLabel(t, f, l); len(r.Runs) != 2 || r.Failed != 0 {
 			t.Errorf("%s: %d runs, %d failed; the other benchmarks must survive a timeout", l, len(r.Runs), r.Failed)
 		}
+	}
+}
+
+func TestExecuteTimeoutBeforeStart(t *testing.T) {
+	opt := fakeOptions(t, bench("good", "ok"))
+	opt.Runs = 1
+	opt.Timeout = time.Nanosecond
+	f, err := Execute(context.Background(), opt)
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	run := resultByLabel(t, f, "good").Runs[0]
+	if !run.Failed || !strings.HasPrefix(run.Error, "timed out after 1ns") || strings.Contains(run.Error, "deadline") {
+		t.Errorf("run with a 1ns timeout: %+v; want it to say it timed out after 1ns", run)
 	}
 }
 

@@ -109,14 +109,21 @@ func TestCapture(t *testing.T) {
 	if string(c.head) != "abc\ndefg" || string(c.tail) != "hij\nklm\nnop\nqrs\n" || c.total != 24 || !c.truncated() {
 		t.Errorf("head %q tail %q total %d", c.head, c.tail, c.total)
 	}
-	// The partial first line of a truncated tail is dropped.
-	if got := c.tailLines(20); got != "klm\nnop\nqrs" {
-		t.Errorf("tailLines(20) = %q", got)
+	// Head and tail together hold the whole stream: String gives it back.
+	if got, want := c.String(), "abc\ndefghij\nklm\nnop\nqrs\n"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
-	if got := c.tailLines(2); got != "nop\nqrs" {
-		t.Errorf("tailLines(2) = %q", got)
+	c.Write([]byte("tuvw\n"))
+	if got, want := c.String(), "abc\ndefg\n[... 5 bytes not kept ...]\nlm\nnop\nqrs\ntuvw\n"; got != want {
+		t.Errorf("String() after overflow = %q, want %q", got, want)
 	}
-	if got := c.reason(); got != "qrs" {
+	if got := (&capture{headMax: 4, tailMax: 4}).String(); got != "" {
+		t.Errorf("empty capture: String() = %q", got)
+	}
+	if got := beforeCrash(c.String(), 2); got != "qrs\ntuvw" {
+		t.Errorf("beforeCrash(2) = %q", got)
+	}
+	if got := c.reason(); got != "tuvw" {
 		t.Errorf("reason = %q, want the last line", got)
 	}
 
@@ -125,6 +132,9 @@ func TestCapture(t *testing.T) {
 	p.Write([]byte("log\npanic: boxroot: invalid handle\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:9 +0x1d\nexit status 2\n"))
 	if got := p.reason(); got != "panic: boxroot: invalid handle" {
 		t.Errorf("reason = %q, want the panic line", got)
+	}
+	if got := beforeCrash(p.String(), 20); got != "log" {
+		t.Errorf("beforeCrash = %q, want only what precedes the crash report", got)
 	}
 	f := capture{headMax: 1 << 10, tailMax: 1 << 10}
 	f.Write([]byte("fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n"))

@@ -191,6 +191,9 @@ func (b *benchFlags) resolve() (*session, error) {
 	if s.style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
 		o.Progress = os.Stderr
 	}
+	if s.style != report.None {
+		o.Notices = os.Stderr // one line per failed run, as it happens
+	}
 	s.gcTable = b.gcTable
 	if b.failOnRegression != "" && b.baseline == "" {
 		return nil, fmt.Errorf("--fail-on-regression needs --baseline FILE (or use 'rootbench compare')")
@@ -308,9 +311,12 @@ func (s *session) execute(ctx context.Context) error {
 	}
 	var exportErr error
 	o.OnRound = func(f *harness.File) {
-		if err := writeExports(f, false); err != nil && exportErr == nil {
+		if exportErr != nil {
+			return // reported once; the final write tries again
+		}
+		if err := writeExports(f, false); err != nil {
 			exportErr = err
-			fmt.Fprintf(os.Stderr, "rootbench: %v\n", err)
+			fmt.Fprintf(os.Stderr, "rootbench: %v (no more snapshots during the run; the final write tries again)\n", err)
 		}
 	}
 	n := 0
@@ -344,7 +350,7 @@ func (s *session) execute(ctx context.Context) error {
 		if sig == syscall.SIGTERM {
 			code = 143
 		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted by %v: the exports hold what was measured so far (marked partial)", sig)}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s): the exports hold what was measured so far (marked partial)", signalLabel(sig))}
 	}
 	if runErr != nil {
 		return &exitError{code: exitFailed, err: runErr}

@@ -73,7 +73,7 @@ how to load it, e.g. source <(rootbench completion bash).`,
 		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(), newListCmd(), withUsageOnMissingArgs(newCompareCmd()), newReportCmd(),
-		newCallbackCmd(), newVersionCmd(), newWorkerCmd())
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd())
 	return root
 }
 

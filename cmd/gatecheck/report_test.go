@@ -1,0 +1,100 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestWilson(t *testing.T) {
+	// Known values: 0 of 100 -> [0, 3.70%]; 50 of 100 -> [40.4%, 59.6%].
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{{0, 100, 0, 0.0370}, {50, 100, 0.4038, 0.5962}, {100, 100, 0.9630, 1}} {
+		lo, hi := wilson(c.k, c.n)
+		if math.Abs(lo-c.lo) > 5e-4 || math.Abs(hi-c.hi) > 5e-4 {
+			t.Errorf("wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 10_000).Draw(t, "n")
+		k := rapid.IntRange(0, n).Draw(t, "k")
+		lo, hi := wilson(k, n)
+		p := float64(k) / float64(n)
+		if !(0 <= lo && lo <= p+1e-12 && p-1e-12 <= hi && hi <= 1) {
+			t.Fatalf("wilson(%d, %d) = [%v, %v] does not hold %v within [0, 1]", k, n, lo, hi, p)
+		}
+	})
+}
+
+func TestTally(t *testing.T) {
+	rep := &Report{Slow: "boxroot", Trials: []Trial{
+		{Kind: "A/A", Rows: map[string]string{"ocaml": "pass", "boxroot": "regression"}, DurationNs: 1e9},
+		{Kind: "A/A", Rows: map[string]string{"ocaml": "inconclusive", "boxroot": "pass"}, DurationNs: 3e9},
+		{Kind: "planted 5%", Planted: "5", Rows: map[string]string{"ocaml": "pass", "boxroot": "regression"}},
+		{Kind: "planted 5%", Planted: "5", Rows: map[string]string{"ocaml": "regression", "boxroot": "inconclusive"}},
+	}}
+	rep.tally([]kind{{name: "A/A"}, {name: "planted 5%", pct: "5"}})
+	want := map[string][2]int{
+		"A/A: false alarms (rows reported as regressions)":               {1, 4},
+		"A/A: rows left inconclusive":                                    {1, 4},
+		"planted 5% on boxroot: detected (rows reported as regressions)": {1, 2},
+		"planted 5%: false alarms on the other cells":                    {1, 2},
+		"planted 5%: rows left inconclusive":                             {1, 4},
+	}
+	if len(rep.Rates) != len(want) {
+		t.Fatalf("%d rates, want %d: %+v", len(rep.Rates), len(want), rep.Rates)
+	}
+	for _, r := range rep.Rates {
+		w, ok := want[r.Name]
+		if !ok || r.Hits != w[0] || r.Of != w[1] || math.Abs(r.Rate-float64(w[0])/float64(w[1])) > 1e-12 {
+			t.Errorf("rate %+v, want %v", r, w)
+		}
+	}
+	if !strings.Contains(rep.Rates[0].Notes, "2 trial(s), median 2.00 s") {
+		t.Errorf("A/A notes %q", rep.Rates[0].Notes)
+	}
+	out := filepath.Join(t.TempDir(), "gate-check")
+	if err := rep.write(out); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(out + ".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| A/A: false alarms (rows reported as regressions) | 1 of 4 | 25.0% |") {
+		t.Errorf("markdown lacks the A/A row:\n%s", md)
+	}
+	if _, err := os.Stat(out + ".json"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "rootbench")
+	if err := os.WriteFile(bin, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseFlags([]string{"-rootbench", bin, "-aa", "3", "-pcts", "5%,10", "--", "--max-time", "30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.pcts) != 2 || c.pcts[0] != "5" || len(c.abFlags) != 2 || len(c.kinds()) != 3 {
+		t.Errorf("config %+v", c)
+	}
+	for _, bad := range [][]string{
+		{"-rootbench", bin, "-pcts", "x"},
+		{"-rootbench", bin, "-aa", "0", "-planted", "0"},
+		{"-rootbench", bin, "-slow", "nosuch"},
+		{"-rootbench", filepath.Join(t.TempDir(), "missing")},
+	} {
+		if _, err := parseFlags(bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}

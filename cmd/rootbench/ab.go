@@ -1,0 +1,545 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/report"
+)
+
+// Defaults of `rootbench ab`.
+const (
+	defaultABMaxTime = 3 * time.Minute
+	defaultABLooks   = "auto"
+	// abAutoLooks is the number of looks `--looks auto` plans.
+	abAutoLooks        = 3
+	defaultABThreshold = "3%"
+	defaultABAlpha     = 0.05
+)
+
+// abFlags are the flags of `rootbench ab`.
+type abFlags struct {
+	base, head        string
+	baseEnv, headEnv  []string
+	maxTime, looks    string
+	threshold, format string
+	alpha             float64
+	exportJSON        string
+	warmup, timeout   string
+	pin, style        string
+	ignoreFailure     bool
+	noGCTable         bool
+	workload          abWorkload // the run command's workload flags
+}
+
+func newABCmd() *cobra.Command {
+	var af abFlags
+	cmd := &cobra.Command{
+		Use:   "ab --base PATH [--head PATH] [flags]",
+		Short: "Compare two builds of rootbench in one session, sampling until the gate decides",
+		Long: `Run the message-passing benchmark with two builds' own workers, base and head
+(head defaults to this binary), in ABBA order — base, head, head, base, ... for
+every benchmark — so that a linear drift of the machine cancels between them.
+
+Sampling goes on in rounds until every benchmark's row is decided by the gate
+or the time budget (--max-time) runs out. The gate (--fail-on-regression T):
+a row passes when its delta's confidence interval lies wholly below +T, is a
+regression when the slowdown is significant and its estimate beyond T, and is
+otherwise inconclusive.
+
+Repeated looks are kept honest: the rows are examined only at planned sample
+sizes, plus once more on the runs made when the budget ends between two of
+them, and each look tests at alpha / (number of planned looks) (Bonferroni over
+looks; Holm across rows inside each look), so the chance of any false alarm over
+the whole session stays at most --alpha. By default (--looks auto) three looks
+are planned after the first two rounds from their pace alone: the last where
+the budget will end, the others at a half and a quarter of it (at least 6 runs
+per side); --looks 10,20,40 fixes them instead.
+
+Exit status: 0 every row passes, 1 a regression (or head's runs failed),
+3 inconclusive (budget spent, or base's runs failed), 2 bad input,
+130 interrupted.`,
+		Example: `  bin/rootbench ab --base /tmp/base/rootbench --cell ocaml,boxroot
+  bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
+  bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			plan, err := af.resolve(cmd)
+			if err != nil {
+				return usageError(err)
+			}
+			return plan.execute(cmd.Context(), cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&af.base, "base", "", "the base build's rootbench binary (required)")
+	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary)")
+	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
+	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
+	f.StringVar(&af.maxTime, "max-time", defaultABMaxTime.String(), "time budget of the session; when it runs out, undecided rows are inconclusive")
+	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks, the last where the budget ends, planned from the first rounds' pace; each look is tested at alpha / the number of looks")
+	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
+	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
+	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
+	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+")")
+	af.workload.register(f)
+	f.StringVar(&af.warmup, "warmup", "0", "unmeasured warm-up runs per benchmark and side")
+	f.StringVar(&af.timeout, "timeout", "", "kill a run after this long and record it as failed (e.g. 30s)")
+	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
+	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
+	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
+	return cmd
+}
+
+// abPlan is what the ab flags resolve to.
+type abPlan struct {
+	opts     harness.ABOptions
+	gate     abGateOptions
+	alpha    float64 // the session's; each look is tested at alpha / Look.Of
+	format   string
+	export   string
+	gcTables bool
+	ropts    report.Options
+	out      io.Writer // human-readable output besides the comparison
+}
+
+// resolve checks every flag before anything runs.
+func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
+	p := &abPlan{format: af.format, export: af.exportJSON, gcTables: !af.noGCTable}
+	o := &p.opts
+	if af.base == "" {
+		return nil, fmt.Errorf("--base PATH is required: the base build's rootbench binary")
+	}
+	var err error
+	if o.Base.Executable, err = executable("--base", af.base); err != nil {
+		return nil, err
+	}
+	if af.head == "" {
+		if af.head, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("find this rootbench binary for --head: %w", err)
+		}
+	}
+	if o.Head.Executable, err = executable("--head", af.head); err != nil {
+		return nil, err
+	}
+	o.Base.Name, o.Head.Name = "base", "head"
+	for _, e := range []struct {
+		flag string
+		in   []string
+		out  *[]string
+	}{{"--base-env", af.baseEnv, &o.Base.Env}, {"--head-env", af.headEnv, &o.Head.Env}} {
+		for _, kv := range e.in {
+			if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+				return nil, fmt.Errorf("%s %q: expected NAME=VALUE", e.flag, kv)
+			}
+		}
+		*e.out = slices.Clone(e.in)
+	}
+	if o.MaxTime, err = parse.Duration(af.maxTime); err != nil {
+		return nil, fmt.Errorf("--max-time: %w", err)
+	}
+	if o.MaxTime <= 0 {
+		return nil, fmt.Errorf("--max-time %s: must be positive (e.g. 3m)", af.maxTime)
+	}
+	if strings.TrimSpace(af.looks) == "auto" {
+		o.AutoLooks = abAutoLooks
+	} else if o.Looks, err = parseLooks(af.looks); err != nil {
+		return nil, fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
+	}
+	if !(af.alpha > 0 && af.alpha < 1) {
+		return nil, fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
+	}
+	p.alpha = af.alpha
+
+	if p.gate.Threshold, err = parseGateThreshold(af.threshold); err != nil {
+		return nil, fmt.Errorf("--fail-on-regression: %w", err)
+	}
+	if p.gate.Threshold <= 0 {
+		return nil, fmt.Errorf("--fail-on-regression %s: must be positive: ab samples until the gate decides", af.threshold)
+	}
+	p.gate.BaseName, p.gate.HeadName = "base", "head"
+	switch af.format {
+	case "text", "markdown":
+	default:
+		return nil, fmt.Errorf("--format %q: accepted: text, markdown", af.format)
+	}
+	warmup, err := parse.Int(af.warmup)
+	if err != nil || warmup < 0 || warmup > 1<<20 {
+		return nil, fmt.Errorf("--warmup %q: accepted: a whole number from 0 to %d", af.warmup, 1<<20)
+	}
+	o.Warmup = int(warmup)
+	if af.timeout != "" {
+		if o.Timeout, err = parse.Duration(af.timeout); err != nil {
+			return nil, fmt.Errorf("--timeout: %w", err)
+		}
+		if o.Timeout <= 0 {
+			return nil, fmt.Errorf("--timeout %s: must be positive", af.timeout)
+		}
+	}
+	if af.pin != "" {
+		if _, err := harness.ParseCPUList(af.pin); err != nil {
+			return nil, fmt.Errorf("--pin: %w", err)
+		}
+	}
+	o.IgnoreFailure = af.ignoreFailure
+	if p.export != "" {
+		if err := checkWritable(p.export); err != nil {
+			return nil, fmt.Errorf("--export-json: %w", err)
+		}
+	}
+	style, err := report.ParseStyle(af.style)
+	if err != nil {
+		return nil, fmt.Errorf("--style: %w", err)
+	}
+	// The comparison goes to stdout; the rest (look notes, failures,
+	// progress) to stderr, so that `ab --format markdown > comment.md`
+	// writes the comment only.
+	p.ropts.Style = report.ResolveStyle(style, os.Stdout)
+	p.out = os.Stderr
+	if p.ropts.Style == report.None {
+		p.out = io.Discard
+	} else {
+		o.Notices = os.Stderr
+		if p.ropts.Style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
+			o.Progress = os.Stderr
+		}
+	}
+
+	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {
+		return nil, err
+	}
+	o.CommandLine = os.Args
+	return p, nil
+}
+
+// executable checks that path is an executable file and returns it
+// absolute.
+func executable(flag, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s %s: %w", flag, path, err)
+	case st.IsDir():
+		return "", fmt.Errorf("%s %s: a directory, not a rootbench binary", flag, path)
+	case st.Mode()&0o111 == 0:
+		return "", fmt.Errorf("%s %s: not executable", flag, path)
+	}
+	return abs, nil
+}
+
+// parseLooks parses "10,20,40": even, increasing run counts.
+func parseLooks(s string) ([]int, error) {
+	items, err := parse.List(s)
+	if err != nil {
+		return nil, err
+	}
+	var looks []int
+	for _, it := range items {
+		n, err := parse.Int(it)
+		if err != nil {
+			return nil, err
+		}
+		if n < 2 || n%2 != 0 || n > 1<<20 {
+			return nil, fmt.Errorf("%s: each look is an even number of runs per side from 2 to %d", it, 1<<20)
+		}
+		if len(looks) > 0 && int(n) <= looks[len(looks)-1] {
+			return nil, fmt.Errorf("%q: the looks must increase", s)
+		}
+		looks = append(looks, int(n))
+	}
+	if len(looks) == 0 {
+		return nil, fmt.Errorf("no looks given: expected e.g. %s", defaultABLooks)
+	}
+	return looks, nil
+}
+
+// checkWritable refuses an output path whose directory is missing or not
+// writable, by creating and removing a file beside it.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".rootbench-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write to %s: %w", dir, err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	return os.Remove(name)
+}
+
+// execute runs the session, prints the comparison and decides the exit
+// status.
+func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
+	ctx, stop, caught := signalContext(ctx)
+	defer stop()
+	o := &p.opts
+	var gateErr error
+	o.Decide = func(base, head *harness.File, l harness.Look) (bool, string) {
+		g, err := judgeAB(base, head, p.gateAt(l.Of))
+		if err != nil {
+			gateErr = err
+			return true, ""
+		}
+		return g.Decided(), lookNote(l, g)
+	}
+	looks, count := fmt.Sprintf("looks at %s runs per side", joinInts(o.Looks)), len(o.Looks)
+	if o.AutoLooks > 0 {
+		looks, count = fmt.Sprintf("%d looks planned from the first rounds' pace", o.AutoLooks), o.AutoLooks
+	}
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
+		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), looks, o.MaxTime, 100*p.gate.Threshold, p.alpha/float64(count))
+
+	f, runErr := harness.ExecuteAB(ctx, *o)
+	if f == nil {
+		if runErr == nil {
+			runErr = fmt.Errorf("the harness returned no results")
+		}
+		return runErr
+	}
+	// The final files hold the runs of the last look (sampling stops at a
+	// look), now marked complete: judged again, they give the last look's
+	// decisions without its "partial" warnings. Only a session that ended
+	// because every benchmark failed has runs after its last look, and its
+	// status comes from the failures.
+	sig := caught()
+	var g abGate
+	gerr := gateErr // a look that could not compare stopped the session
+	if sig == nil && runErr == nil && gerr == nil {
+		at := p.gateAt(lookCount(f, o))
+		if g, gerr = judgeAB(f.Base, f.Head, at); gerr == nil {
+			f.Gate = gateRecord(g, at, p.alpha)
+		}
+	}
+	if p.export != "" {
+		if err := writeABFile(p.export, f); err != nil {
+			return &exitError{code: exitFailed, err: err}
+		}
+	}
+	if sig != nil {
+		code := exitInterrupted
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(p.export))}
+	}
+	if runErr != nil {
+		return &exitError{code: exitFailed, err: runErr}
+	}
+	if err := p.print(stdout, f, g, gerr); err != nil {
+		return err
+	}
+	return abVerdict(f, g, gerr, o.IgnoreFailure)
+}
+
+// gateAt is the gate's options at a look of a session that makes at most
+// looks looks: each is tested at alpha / looks.
+func (p *abPlan) gateAt(looks int) abGateOptions {
+	g := p.gate
+	g.Alpha = p.alpha / float64(max(looks, 1))
+	return g
+}
+
+// lookCount is the divisor of the session's alpha: that of its last look,
+// else the number of looks planned.
+func lookCount(f *harness.ABFile, o *harness.ABOptions) int {
+	switch {
+	case len(f.Looks) > 0:
+		return f.Looks[len(f.Looks)-1].Of
+	case len(f.PlannedLooks) > 0:
+		return len(f.PlannedLooks)
+	}
+	return o.AutoLooks
+}
+
+// abVerdict turns the session into the exit status: failed head runs are a
+// regression (the new build crashes), failed base runs leave the answer
+// open; otherwise the gate's outcome.
+func abVerdict(f *harness.ABFile, g abGate, gerr error, ignoreFailure bool) error {
+	if !ignoreFailure || gerr != nil {
+		if n := f.Head.FailedRuns(); n > 0 {
+			return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) of head failed (see the reasons and logs above)", n)}
+		}
+		if n := f.Base.FailedRuns(); n > 0 {
+			return &exitError{code: 3, err: fmt.Errorf("%d run(s) of base failed: those benchmarks are undecided", n)}
+		}
+	}
+	if gerr != nil {
+		return &exitError{code: exitFailed, err: fmt.Errorf("compare base and head: %w", gerr)}
+	}
+	switch code := g.ExitCode(); code {
+	case 0:
+		return nil
+	case exitFailed:
+		return &exitError{code: code, err: fmt.Errorf("regression beyond the gate in: %s", strings.Join(g.Regressions(), ", "))}
+	default:
+		return &exitError{code: code, err: fmt.Errorf("inconclusive after %s (%s): undecided: %s",
+			sessionLength(f), f.Stopped, strings.Join(g.Undecided(), ", "))}
+	}
+}
+
+// print writes the comparison and the GC tables; when there is no
+// comparison (gerr), the session line and why.
+func (p *abPlan) print(w io.Writer, f *harness.ABFile, g abGate, gerr error) error {
+	var buf bytes.Buffer
+	if p.format == "markdown" {
+		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s\n\n", revision(f.Head.Tool), revision(f.Base.Tool))
+		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
+		if gerr != nil {
+			fmt.Fprintf(&buf, "No comparison: %s (failed runs: %d on base, %d on head; see the job log).\n",
+				gerr, f.Base.FailedRuns(), f.Head.FailedRuns())
+		} else if err := g.Markdown(&buf); err != nil {
+			return err
+		}
+		if p.gcTables && gerr == nil {
+			fmt.Fprintf(&buf, "\n<details><summary>GC figures, base and head</summary>\n\n```\n")
+			abGCTables(&buf, f.Base, f.Head, report.Options{Style: report.Basic})
+			fmt.Fprintf(&buf, "```\n\n</details>\n")
+		}
+	} else {
+		fmt.Fprintf(&buf, "\n%s\n\n", sessionLine(f))
+		if gerr != nil {
+			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
+		} else if err := g.Text(&buf); err != nil {
+			return err
+		}
+		if p.gcTables && gerr == nil {
+			fmt.Fprintln(&buf)
+			abGCTables(&buf, f.Base, f.Head, p.ropts)
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// sessionLine says how the session went: revisions, runs, looks, why it
+// stopped.
+func sessionLine(f *harness.ABFile) string {
+	stops := map[string]string{
+		harness.StopDecided:     "every row decided",
+		harness.StopLastLook:    "the last planned look came without a decision",
+		harness.StopBudget:      "the time budget ran out",
+		harness.StopFailed:      "every benchmark failed",
+		harness.StopInterrupted: "interrupted",
+	}
+	return fmt.Sprintf("ABBA session: base %s, head %s; %s, %d look(s) of %d planned; stopped: %s.",
+		revision(f.Base.Tool), revision(f.Head.Tool), sessionLength(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
+}
+
+// sessionLength is "24 runs per side in 1m12s".
+func sessionLength(f *harness.ABFile) string {
+	runs := 0
+	if len(f.Looks) > 0 {
+		runs = f.Looks[len(f.Looks)-1].Runs
+	}
+	return fmt.Sprintf("%d runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
+}
+
+// revision names a build: its short VCS revision, "+modified" for a dirty
+// tree, or its version when it has no revision.
+func revision(t harness.Tool) string {
+	r := t.Revision
+	if len(r) > 12 {
+		r = r[:12]
+	}
+	if r == "" {
+		r = strings.Trim(t.Version, "()") // "(devel)" reads "devel"
+	}
+	if t.Modified {
+		r += "+modified"
+	}
+	return r
+}
+
+// describeSide is "path [revision]" with its extra environment.
+func describeSide(s *harness.Side) string {
+	t, _ := harness.ToolOf(s.Executable, nil)
+	d := fmt.Sprintf("%s [%s]", s.Executable, revision(t))
+	if len(s.Env) > 0 {
+		d += " with " + strings.Join(s.Env, " ")
+	}
+	return d
+}
+
+// joinInts is "10,20,40".
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// lookNote is the one line printed at a look.
+func lookNote(l harness.Look, g abGate) string {
+	kind := "look"
+	if l.Budget {
+		kind = "budget look"
+	}
+	und := g.Undecided()
+	state := "every row decided"
+	if len(und) > 0 {
+		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))
+	}
+	return fmt.Sprintf("%s %d/%d at %d runs per side: %s", kind, l.Number, l.Of, l.Runs, state)
+}
+
+// signalLabel names a signal as SIGINT or SIGTERM.
+func signalLabel(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+func exportedNote(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "; " + path + " holds what was measured (marked partial)"
+}
+
+// writeABFile writes the session's file as indented JSON, atomically.
+func writeABFile(path string, f *harness.ABFile) error {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the A/B results: %w", err)
+	}
+	data = append(data, '\n')
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
+}

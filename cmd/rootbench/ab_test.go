@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+func TestABBadInputIsAUsageError(t *testing.T) {
+	self := os.Args[0]
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ab"}, "--base PATH is required"},
+		{[]string{"ab", "--base", filepath.Join(dir, "nosuch")}, "no such file"},
+		{[]string{"ab", "--base", dir}, "a directory"},
+		{[]string{"ab", "--base", self, "--looks", "3,6"}, "even"},
+		{[]string{"ab", "--base", self, "--looks", "10,6"}, "increase"},
+		{[]string{"ab", "--base", self, "--looks", "soon"}, "or auto"},
+		{[]string{"ab", "--base", self, "--max-time", "0s"}, "--max-time"},
+		{[]string{"ab", "--base", self, "--format", "xml"}, "text, markdown"},
+		{[]string{"ab", "--base", self, "--head-env", "NOVALUE"}, "NAME=VALUE"},
+		{[]string{"ab", "--base", self, "--fail-on-regression", "0%"}, "--fail-on-regression"},
+		{[]string{"ab", "--base", self, "--alpha", "1.5"}, "--alpha"},
+		{[]string{"ab", "--base", self, "--cell", "nosuch"}, "nosuch"},
+		{[]string{"ab", "--base", self, "--export-json", "/nonexistent-dir/ab.json"}, "/nonexistent-dir"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := rootbench(t, nil, tc.args...)
+			r.must(t, exitUsage)
+			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
+				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
+			}
+		})
+	}
+}
+
+// readAB loads an ab export.
+func readAB(t *testing.T, path string) *harness.ABFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f harness.ABFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Schema != harness.ABSchema || f.Base == nil || f.Head == nil {
+		t.Fatalf("%s: schema %q, sides %v %v", path, f.Schema, f.Base != nil, f.Head != nil)
+	}
+	return &f
+}
+
+// The same binary on both sides: the session runs in ABBA order, exports
+// both sides, and never reports a regression on its own runs... except by
+// a chance the gate bounds by alpha: the test uses alpha 0.001.
+func TestABSameBuildTwice(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ab.json")
+	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--cell", "ocaml", "--niters", "20",
+		"--looks", "4,8", "--max-time", "2m", "--alpha", "0.001", "--export-json", out)
+	if r.code != 0 && r.code != 3 {
+		t.Fatalf("A/A exit status %d, want 0 (pass) or 3 (inconclusive)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	f := readAB(t, out)
+	if f.Base.Partial || f.Head.Partial || len(f.Looks) == 0 || f.Looks[len(f.Looks)-1].Runs < 4 {
+		t.Fatalf("export: partial %v/%v, looks %+v", f.Base.Partial, f.Head.Partial, f.Looks)
+	}
+	if (r.code == 0) != (f.Stopped == harness.StopDecided) {
+		t.Errorf("exit %d but stopped %q", r.code, f.Stopped)
+	}
+	// ABBA: by session index, the sides alternate base, head, head, base.
+	type ix struct {
+		index int
+		side  byte
+	}
+	var runs []ix
+	for side, file := range []*harness.File{f.Base, f.Head} {
+		for _, run := range file.Results[0].Runs {
+			runs = append(runs, ix{run.Index, "AB"[side]})
+		}
+	}
+	slices.SortFunc(runs, func(a, b ix) int { return a.index - b.index })
+	var order strings.Builder
+	for _, x := range runs {
+		order.WriteByte(x.side)
+	}
+	if want := strings.Repeat("ABBA", len(runs)/4+1)[:len(runs)]; order.String() != want {
+		t.Errorf("run order %s, want %s", order.String(), want)
+	}
+	for _, want := range []string{"look 1/2 at 4 runs per side", "ab: base "} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stdout, "ABBA session") || !strings.Contains(r.stdout, "ocaml") {
+		t.Errorf("stdout lacks the comparison:\n%s", r.stdout)
+	}
+}
+
+// A head whose workers fail is a regression (exit 1), its failure one line
+// naming the log; the markdown comment is still written.
+func TestABFailingHeadIsARegression(t *testing.T) {
+	head := filepath.Join(t.TempDir(), "broken-head")
+	script := "#!/bin/sh\necho 'head is broken' >&2\nexit 3\n"
+	if err := os.WriteFile(head, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--head", head, "--cell", "ocaml", "--niters", "20",
+		"--looks", "2,4", "--max-time", "1m", "--format", "markdown")
+	r.must(t, exitFailed)
+	for _, want := range []string{"head: ocaml run 1 failed: exit status 3", "head-ocaml-run1.log", "run(s) of head failed"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !strings.HasPrefix(r.stdout, "### rootbench ab:") {
+		t.Errorf("no markdown comment on stdout:\n%s", r.stdout)
+	}
+}
+
+// By default the looks are planned from the pace of the first rounds: at
+// most three, each tested at alpha/3.
+func TestABAutomaticLooks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ab.json")
+	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--cell", "ocaml", "--niters", "20",
+		"--max-time", "5s", "--alpha", "0.003", "--export-json", out)
+	if r.code != 0 && r.code != 3 {
+		t.Fatalf("exit status %d, want 0 or 3\nstderr:\n%s", r.code, r.stderr)
+	}
+	f := readAB(t, out)
+	if n := len(f.PlannedLooks); n < 1 || n > 3 || len(f.Looks) == 0 || len(f.Looks) > 3 {
+		t.Fatalf("planned %v, looks %+v: want 1 to 3 of each", f.PlannedLooks, f.Looks)
+	}
+	for _, l := range f.Looks {
+		if l.Of != 3 {
+			t.Errorf("look %+v: Of %d, want 3", l, l.Of)
+		}
+	}
+	if f.Gate == nil || math.Abs(f.Gate.AlphaPerLook-0.001) > 1e-12 {
+		t.Errorf("gate %+v: want alpha 0.003 / 3 per look", f.Gate)
+	}
+}

@@ -1,0 +1,617 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A/B sessions: see "A/B sessions" in the package documentation (doc.go)
+// for the order, the looks and the budget.
+
+// ABSchema is the version tag of the A/B results file.
+const ABSchema = "rootbench-ab/v1"
+
+// Side is one build in an A/B session.
+type Side struct {
+	// Name is "base" or "head"; it names the side in logs and notices.
+	Name string
+	// Executable is the side's rootbench binary: its workers run
+	// `Executable <Benchmark.Args>`.
+	Executable string
+	// Env is extra environment for this side's workers only, "NAME=value"
+	// (for example a planted slowdown for testing the gate).
+	Env []string
+}
+
+// Look tells Decide where the session stands.
+type Look struct {
+	Number int `json:"number"` // 1 for the first look
+	// Of is the most looks the session can make: len(ABOptions.Looks),
+	// or ABOptions.AutoLooks.
+	// Testing each look at alpha/Of bounds the session's false-alarm rate
+	// by alpha.
+	Of int `json:"of"`
+	// Runs is the number of measured runs per side of every benchmark
+	// still running (failed runs included).
+	Runs int `json:"runs"`
+	// Final is true when no run follows this look, whatever Decide says:
+	// the last planned look, or the budget's look.
+	Final bool `json:"final,omitempty"`
+	// Budget is true for the look made because the budget ran out.
+	Budget bool `json:"budget,omitempty"`
+}
+
+// ABOptions configure ExecuteAB.
+type ABOptions struct {
+	// Benchmarks are measured on both sides with the same Args.
+	Benchmarks []Benchmark
+	Base, Head Side
+	// Warmup is the number of unmeasured runs per benchmark and side made
+	// before the first round (failed warm-ups are recorded as failed runs).
+	Warmup int
+	// Looks are the planned sample sizes, in runs per side of every
+	// benchmark, at which Decide is consulted: increasing, even (whole ABBA
+	// blocks), at least 2. The session ends at the last one.
+	Looks []int
+	// AutoLooks, when Looks is empty, plans that many looks from the pace
+	// of the first ABBA block (two rounds): the last at the runs per side
+	// the budget allows, the others at a half, a quarter, ... of it, none
+	// below MinLook runs per side (see "A/B sessions" in the package
+	// documentation). It needs MaxTime.
+	AutoLooks int
+	// MinLook is the fewest runs per side an automatic look is made at
+	// (0 means 6).
+	MinLook int
+	// MaxTime is the session's time budget; 0 means none (the session
+	// ends at the last look).
+	MaxTime time.Duration
+	// Timeout bounds one run, as in Options.
+	Timeout time.Duration
+	// IgnoreFailure keeps a benchmark running after a failed run, as in
+	// Options. Without it, a failure on either side stops the benchmark on
+	// both.
+	IgnoreFailure bool
+	// Decide examines both sides at a look and reports whether the session
+	// can stop; note, when not empty, is printed as one line on Notices
+	// ("look 2/4, 20 runs per side: 1 row undecided").
+	Decide func(base, head *File, look Look) (done bool, note string)
+
+	Workload, Unit string            // copied into both Files
+	Params         map[string]string // parameters common to all benchmarks
+	CommandLine    []string          // recorded in both Files' Tool
+
+	// Progress, Notices and LogDir are as in Options. Log files are named
+	// after the side: "head-boxroot-run3.log".
+	Progress io.Writer
+	Notices  io.Writer
+	LogDir   string
+}
+
+// Why an A/B session stopped (ABFile.Stopped).
+const (
+	StopDecided     = "decided"     // Decide said done
+	StopLastLook    = "last-look"   // the last planned look came without a decision
+	StopBudget      = "budget"      // MaxTime ran out before the last planned look
+	StopFailed      = "failed"      // every benchmark stopped after a failed run
+	StopInterrupted = "interrupted" // ctx was cancelled
+)
+
+// ABFile is the results file of an A/B session: both sides, each a complete
+// results file with its own binary's Tool (VCS revision), every run kept, and
+// the session's looks.
+type ABFile struct {
+	Schema string `json:"schema"` // ABSchema
+	Base   *File  `json:"base"`
+	Head   *File  `json:"head"`
+	// BaseEnv and HeadEnv are the extra environments of each side's workers.
+	BaseEnv []string `json:"base_env,omitempty"`
+	HeadEnv []string `json:"head_env,omitempty"`
+	// PlannedLooks are the looks planned (ABOptions.Looks, or the
+	// automatic plan once made); MaxTimeNs the budget (0: none).
+	PlannedLooks []int   `json:"planned_looks"`
+	MaxTimeNs    int64   `json:"max_time_ns"`
+	Looks        []ABLog `json:"looks"`
+	// Stopped says why sampling ended: decided, last-look, budget, failed
+	// or interrupted.
+	Stopped string `json:"stopped"`
+	// Gate is the decision on the final runs, recorded by the caller (the
+	// harness does not judge); nil when none was made.
+	Gate       *ABGate   `json:"gate,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at,omitempty"`
+}
+
+// ABGate is the gate's decision on an A/B session's final runs.
+type ABGate struct {
+	Threshold float64 `json:"threshold"` // as a fraction: 0.03 for 3%
+	// Alpha is the session's false-alarm budget; AlphaPerLook what each
+	// look was tested at (Alpha / len(PlannedLooks)).
+	Alpha        float64 `json:"alpha"`
+	AlphaPerLook float64 `json:"alpha_per_look"`
+	// Outcome is "pass", "regression" or "inconclusive" for the whole
+	// table.
+	Outcome string      `json:"outcome"`
+	Rows    []ABGateRow `json:"rows"`
+}
+
+// ABGateRow is one benchmark's gate decision. Delta is head/base − 1 and
+// DeltaLo, DeltaHi its interval; each is absent when not finite (too few
+// runs).
+type ABGateRow struct {
+	Label   string   `json:"label"`
+	Outcome string   `json:"outcome"` // pass, regression or inconclusive
+	Delta   *float64 `json:"delta,omitempty"`
+	DeltaLo *float64 `json:"delta_lo,omitempty"`
+	DeltaHi *float64 `json:"delta_hi,omitempty"`
+}
+
+// ABLog records one look of an A/B session.
+type ABLog struct {
+	Look
+	ElapsedNs int64  `json:"elapsed_ns"` // since the session started
+	Done      bool   `json:"done"`       // what Decide answered
+	Note      string `json:"note,omitempty"`
+}
+
+// Sides of an A/B session, as indexes.
+const (
+	sideBase = 0
+	sideHead = 1
+)
+
+func (o *ABOptions) side(i int) *Side {
+	if i == sideBase {
+		return &o.Base
+	}
+	return &o.Head
+}
+
+// check validates the options and fills defaults in a copy.
+func (o ABOptions) check() (ABOptions, error) {
+	if len(o.Benchmarks) == 0 {
+		return o, fmt.Errorf("no benchmarks to run")
+	}
+	seen := map[string]bool{}
+	for i, b := range o.Benchmarks {
+		if b.Label == "" {
+			return o, fmt.Errorf("benchmark %d (cell %q) has no label", i+1, b.Cell)
+		}
+		if seen[b.Label] {
+			return o, fmt.Errorf("two benchmarks have the label %q: labels must be unique", b.Label)
+		}
+		seen[b.Label] = true
+	}
+	for i, def := range []string{"base", "head"} {
+		s := o.side(i)
+		if s.Name == "" {
+			s.Name = def
+		}
+		if s.Executable == "" {
+			return o, fmt.Errorf("no worker executable given for the %s side", s.Name)
+		}
+		for _, kv := range s.Env {
+			if !strings.Contains(kv, "=") {
+				return o, fmt.Errorf("%s worker environment entry %q: expected NAME=value", s.Name, kv)
+			}
+		}
+	}
+	if o.Base.Name == o.Head.Name {
+		return o, fmt.Errorf("both sides are named %q", o.Base.Name)
+	}
+	switch {
+	case len(o.Looks) == 0 && o.AutoLooks <= 0:
+		return o, fmt.Errorf("no looks planned: give the runs per side at which to decide, e.g. 10,20,40, or a number of automatic looks")
+	case len(o.Looks) > 0 && o.AutoLooks > 0:
+		return o, fmt.Errorf("looks %v and %d automatic looks: give one or the other", o.Looks, o.AutoLooks)
+	case o.AutoLooks > 0 && o.MaxTime <= 0:
+		return o, fmt.Errorf("automatic looks are planned from the time budget: give one")
+	case o.MinLook < 0:
+		return o, fmt.Errorf("minimum look %d: must be 0 (default %d) or more", o.MinLook, defaultMinLook)
+	}
+	if o.MinLook == 0 {
+		o.MinLook = defaultMinLook
+	}
+	for i, n := range o.Looks {
+		if n < 2 || n%2 != 0 {
+			return o, fmt.Errorf("look at %d runs: looks must be even (whole ABBA blocks) and at least 2", n)
+		}
+		if i > 0 && n <= o.Looks[i-1] {
+			return o, fmt.Errorf("looks %v: must increase", o.Looks)
+		}
+	}
+	switch {
+	case o.Warmup < 0:
+		return o, fmt.Errorf("warm-up runs %d: must be 0 or more", o.Warmup)
+	case o.MaxTime < 0:
+		return o, fmt.Errorf("time budget %v: must be 0 (none) or positive", o.MaxTime)
+	case o.Timeout < 0:
+		return o, fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
+	case o.Decide == nil:
+		return o, fmt.Errorf("no Decide function given")
+	}
+	o.Looks = slices.Clone(o.Looks)
+	return o, nil
+}
+
+// Automatic looks.
+const (
+	defaultMinLook = 6 // runs per side
+	// autoPlanRounds is how many measured rounds (one ABBA block) pace the
+	// automatic plan.
+	autoPlanRounds = 2
+)
+
+// planLooks plans k looks for a session that can reach reach runs per side
+// within its budget: the last at reach (made even), each other one at half
+// the next, dropping those below minLook; at least one look, at no fewer
+// than minLook runs.
+func planLooks(reach, k, minLook int) []int {
+	even := func(n int) int { return n - n%2 }
+	minLook = even(minLook + 1) // even, at least minLook
+	last := max(even(reach), minLook, 2)
+	looks := []int{last}
+	for n := last; len(looks) < k; {
+		n = even(n / 2)
+		if n < minLook || n < 2 {
+			break
+		}
+		looks = append([]int{n}, looks...)
+	}
+	return looks
+}
+
+// abExec makes one run of a benchmark on a side.
+type abExec func(ctx context.Context, side int, b *Benchmark, name string) (run Run, interrupted bool)
+
+// ExecuteAB measures the benchmarks on both sides in ABBA order, consulting
+// Decide at the planned looks, until Decide says done, the last look is
+// made, the budget runs out or every benchmark failed (see the A/B sessions
+// comment above for the scheme and its error-rate argument). It returns the
+// session's file; each side's File has its statistics computed. Failed runs
+// are recorded, not returned as errors. Invalid options return (nil, error)
+// before anything runs. When ctx is cancelled the running worker is killed,
+// its run dropped, and the file so far (sides marked Partial, Stopped
+// "interrupted") is returned with ctx.Err().
+func ExecuteAB(ctx context.Context, opt ABOptions) (*ABFile, error) {
+	opt, err := opt.check()
+	if err != nil {
+		return nil, fmt.Errorf("A/B plan: %w", err)
+	}
+	logDir := (&Options{LogDir: opt.LogDir}).logDir()
+	e := newABEngine(opt, func(ctx context.Context, side int, b *Benchmark, name string) (Run, bool) {
+		s := opt.side(side)
+		return execWorker(ctx, workerCmd{exe: s.Executable, args: b.Args, env: s.Env, timeout: opt.Timeout,
+			log: logPath(logDir, name)})
+	})
+	for i := range e.tools {
+		// A binary without build information (a wrapper script) is
+		// measured all the same, with an unknown revision.
+		e.tools[i], _ = ToolOf(opt.side(i).Executable, opt.CommandLine)
+	}
+	e.machine = CollectMachine()
+	return e.run(ctx)
+}
+
+// abEngine plans and records the runs of an A/B session. It is used by one
+// goroutine.
+type abEngine struct {
+	opt     ABOptions
+	exec    abExec
+	tools   [2]Tool
+	machine Machine
+	// states[side][i] is benchmark i on that side. Invariant: a benchmark
+	// is stopped on both sides or on neither (a failure stops both), so
+	// the sides of a running benchmark always have equal run counts after
+	// a round.
+	states  [2][]*benchState
+	next    int // Index of the next recorded run, across both sides
+	started time.Time
+	now     func() time.Time
+	bar     *progress
+	looks   []ABLog
+	// rounds counts the measured rounds, begun at roundsStart.
+	rounds      int
+	roundsStart time.Time
+}
+
+func newABEngine(opt ABOptions, exec abExec) *abEngine {
+	e := &abEngine{opt: opt, exec: exec, started: time.Now(), now: time.Now}
+	for side := range e.states {
+		for i := range opt.Benchmarks {
+			e.states[side] = append(e.states[side], &benchState{b: &opt.Benchmarks[i]})
+		}
+	}
+	return e
+}
+
+func (e *abEngine) run(ctx context.Context) (*ABFile, error) {
+	e.started = e.now()
+	if e.opt.Progress != nil {
+		e.bar = newProgress(e.opt.Progress, e.plannedTotal())
+	}
+	stopped, interrupted := e.sample(ctx)
+	e.bar.finish()
+	f := e.snapshot(interrupted)
+	f.Stopped = stopped
+	f.FinishedAt = e.now()
+	if interrupted {
+		return f, ctx.Err()
+	}
+	return f, nil
+}
+
+// sample makes the warm-ups, then rounds and looks until the session stops;
+// it returns why, and whether ctx was cancelled.
+func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool) {
+	for w := 0; w < e.opt.Warmup; w++ {
+		for i := range e.opt.Benchmarks {
+			for _, side := range abbaOrder(w) {
+				if e.states[side][i].stopped {
+					continue
+				}
+				if e.runOne(ctx, side, i, true) {
+					return StopInterrupted, true
+				}
+			}
+		}
+	}
+	next := 0     // index in Looks of the next planned look
+	lastRuns := 0 // runs per side at the last look made
+	for {
+		if e.running() == 0 {
+			return StopFailed, false
+		}
+		runs := e.runsPerSide()
+		if len(e.opt.Looks) == 0 && e.rounds >= autoPlanRounds {
+			// The plan depends on the rounds' pace only, never on what
+			// they measured.
+			perRound, _ := e.perRound()
+			left := e.opt.MaxTime - e.now().Sub(e.started)
+			reach := runs + int(max(0, left)/max(perRound, 1))
+			e.opt.Looks = planLooks(reach, e.opt.AutoLooks, e.opt.MinLook)
+		}
+		if len(e.opt.Looks) > 0 && runs >= e.opt.Looks[next] {
+			final := next == len(e.opt.Looks)-1
+			done := e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: final})
+			next++
+			lastRuns = runs
+			switch {
+			case done:
+				return StopDecided, false
+			case final:
+				return StopLastLook, false
+			}
+			continue
+		}
+		if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 {
+			if e.now().Sub(e.started)+perRound > e.opt.MaxTime {
+				if runs > lastRuns {
+					e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: true, Budget: true})
+				}
+				return StopBudget, false
+			}
+		}
+		if e.rounds == 0 {
+			e.roundsStart = e.now()
+		}
+		for i := range e.opt.Benchmarks {
+			for _, side := range abbaOrder(e.rounds) {
+				if e.states[side][i].stopped {
+					continue
+				}
+				if e.runOne(ctx, side, i, false) {
+					return StopInterrupted, true
+				}
+			}
+		}
+		e.rounds++
+	}
+}
+
+// lookCount is the most looks the session can make: the planned ones, or
+// AutoLooks before the automatic plan is made.
+func (e *abEngine) lookCount() int {
+	if len(e.opt.Looks) > 0 {
+		return len(e.opt.Looks)
+	}
+	return e.opt.AutoLooks
+}
+
+// perRound is the mean duration of the measured rounds so far; ok is false
+// before the first one.
+func (e *abEngine) perRound() (d time.Duration, ok bool) {
+	if e.rounds == 0 {
+		return 0, false
+	}
+	return e.now().Sub(e.roundsStart) / time.Duration(e.rounds), true
+}
+
+// abbaOrder is the order of the sides in round r: base first in even
+// rounds, head first in odd ones.
+func abbaOrder(r int) [2]int {
+	if r%2 == 0 {
+		return [2]int{sideBase, sideHead}
+	}
+	return [2]int{sideHead, sideBase}
+}
+
+// running counts the benchmarks not stopped.
+func (e *abEngine) running() int {
+	n := 0
+	for _, s := range e.states[sideBase] {
+		if !s.stopped {
+			n++
+		}
+	}
+	return n
+}
+
+// runsPerSide is the fewest measured runs of a running benchmark on either
+// side.
+func (e *abEngine) runsPerSide() int {
+	n := -1
+	for side := range e.states {
+		for _, s := range e.states[side] {
+			if !s.stopped && (n < 0 || s.measured < n) {
+				n = s.measured
+			}
+		}
+	}
+	return max(n, 0)
+}
+
+// look asks Decide and records its answer.
+func (e *abEngine) look(l Look) bool {
+	f := e.snapshot(true)
+	done, note := e.opt.Decide(f.Base, f.Head, l)
+	e.looks = append(e.looks, ABLog{Look: l, ElapsedNs: e.now().Sub(e.started).Nanoseconds(), Done: done, Note: note})
+	if note != "" && e.opt.Notices != nil {
+		e.bar.clear()
+		fmt.Fprintln(e.opt.Notices, note)
+		e.bar.redraw()
+	}
+	return done
+}
+
+// runOne makes one run of benchmark i on a side and records it. It reports
+// an interruption.
+func (e *abEngine) runOne(ctx context.Context, side, i int, warmup bool) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	s := e.states[side][i]
+	name := e.opt.side(side).Name
+	e.bar.describeText(fmt.Sprintf("%s %s %s", s.b.Label, name, estimate(s, warmup)), e.plannedTotal(), e.doneTotal())
+	run, interrupted := e.exec(ctx, side, s.b, name+"-"+runName(s.b.Label, warmup, s.warm+1, s.measured+1))
+	if interrupted {
+		return true
+	}
+	if run.Failed && e.opt.Notices != nil {
+		e.bar.clear()
+		fmt.Fprintln(e.opt.Notices, name+": "+failureNotice(s.b.Label, warmup, s.warm+1, s.measured+1, &run))
+		e.bar.redraw()
+	}
+	if warmup {
+		s.warm++
+		if run.Failed {
+			run.Error = "warm-up run: " + run.Error
+			e.record(side, i, run)
+		}
+	} else {
+		s.measured++
+		s.wallSum += run.ProcessWallNs
+		e.record(side, i, run)
+	}
+	e.bar.set(e.plannedTotal(), e.doneTotal())
+	return false
+}
+
+// record appends a run to benchmark i on a side, giving it the next
+// session-wide Index; a failure stops the benchmark on both sides unless
+// IgnoreFailure.
+func (e *abEngine) record(side, i int, run Run) {
+	run.Index = e.next
+	e.next++
+	s := e.states[side][i]
+	s.runs = append(s.runs, run)
+	if run.Failed && !e.opt.IgnoreFailure {
+		e.states[sideBase][i].stopped = true
+		e.states[sideHead][i].stopped = true
+	}
+}
+
+// plannedTotal is the number of runs (warm-ups included) the session makes
+// if it goes to its last planned look or, when the budget ends it sooner by
+// the rounds' pace so far, to the budget; doneTotal the number made.
+func (e *abEngine) plannedTotal() int {
+	n := 0
+	last := autoPlanRounds // until the automatic plan is made
+	if len(e.opt.Looks) > 0 {
+		last = e.opt.Looks[len(e.opt.Looks)-1]
+	}
+	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
+		left := e.opt.MaxTime - e.now().Sub(e.started)
+		last = min(last, e.rounds+max(0, int(left/perRound)))
+	}
+	for side := range e.states {
+		for _, s := range e.states[side] {
+			if s.stopped {
+				n += s.warm + s.measured
+			} else {
+				n += e.opt.Warmup + max(last, s.measured)
+			}
+		}
+	}
+	return n
+}
+
+func (e *abEngine) doneTotal() int {
+	n := 0
+	for side := range e.states {
+		for _, s := range e.states[side] {
+			n += s.warm + s.measured
+		}
+	}
+	return n
+}
+
+// snapshot builds the session's file from everything recorded so far. The
+// sides share nothing mutable with the engine.
+func (e *abEngine) snapshot(partial bool) *ABFile {
+	f := &ABFile{
+		Schema:       ABSchema,
+		BaseEnv:      slices.Clone(e.opt.Base.Env),
+		HeadEnv:      slices.Clone(e.opt.Head.Env),
+		PlannedLooks: slices.Clone(e.opt.Looks),
+		MaxTimeNs:    e.opt.MaxTime.Nanoseconds(),
+		Looks:        slices.Clone(e.looks),
+		StartedAt:    e.started,
+	}
+	if f.Looks == nil {
+		f.Looks = []ABLog{}
+	}
+	f.Base = e.sideFile(sideBase, partial)
+	f.Head = e.sideFile(sideHead, partial)
+	return f
+}
+
+// sideFile builds one side's results file, statistics computed.
+func (e *abEngine) sideFile(side int, partial bool) *File {
+	o := &e.opt
+	f := &File{
+		Schema:    Schema,
+		Tool:      e.tools[side],
+		Machine:   e.machine,
+		Workload:  o.Workload,
+		Unit:      o.Unit,
+		Params:    cloneParams(o.Params),
+		StartedAt: e.started,
+		Partial:   partial,
+		Warmup:    o.Warmup,
+		Order:     "abba",
+		Warnings:  MachineWarnings(e.machine),
+		Results:   []Result{},
+	}
+	f.Tool.CommandLine = slices.Clone(e.tools[side].CommandLine)
+	f.Machine.LoadAvg = slices.Clone(e.machine.LoadAvg)
+	if !partial {
+		f.FinishedAt = e.now()
+	}
+	for _, s := range e.states[side] {
+		if len(s.runs) == 0 {
+			continue
+		}
+		f.Results = append(f.Results, Result{
+			Cell:   s.b.Cell,
+			Label:  s.b.Label,
+			Params: cloneParams(s.b.Params),
+			Runs:   slices.Clone(s.runs),
+		})
+	}
+	Summarize(f)
+	return f
+}

@@ -1,0 +1,485 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// abCall is one run the A/B engine made.
+type abCall struct {
+	side, bench int
+	warm        bool
+}
+
+// fakeAB runs the A/B engine with scripted runs, no processes, and a clock
+// that advances by each run's process wall time.
+type fakeAB struct {
+	opt    ABOptions
+	wall   func(side, bench int) time.Duration // process wall of a run
+	fail   func(side, bench, k int) bool       // k-th call of (side, bench)
+	cancel int                                 // the call at which ctx is cancelled, -1 for never
+
+	calls  []abCall
+	looks  []Look
+	engine *abEngine
+}
+
+func (fa *fakeAB) run(t fataler) (*ABFile, error) {
+	t.Helper()
+	opt, err := fa.opt.check()
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	decide := opt.Decide
+	opt.Decide = func(base, head *File, l Look) (bool, string) {
+		fa.looks = append(fa.looks, l)
+		return decide(base, head, l)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clock := time.Unix(0, 0)
+	index := map[*Benchmark]int{}
+	for i := range opt.Benchmarks {
+		index[&opt.Benchmarks[i]] = i
+	}
+	k := map[[2]int]int{}
+	var e *abEngine
+	e = newABEngine(opt, func(_ context.Context, side int, b *Benchmark, name string) (Run, bool) {
+		i := index[b]
+		st := e.states[side][i]
+		fa.calls = append(fa.calls, abCall{side: side, bench: i, warm: st.warm < opt.Warmup})
+		if len(fa.calls)-1 == fa.cancel {
+			cancel()
+			return Run{}, true
+		}
+		if want := opt.side(side).Name + "-" + b.Label + "-"; !strings.HasPrefix(name, want) {
+			t.Fatalf("run name %q, want it to start with %q", name, want)
+		}
+		w := 10 * time.Millisecond
+		if fa.wall != nil {
+			w = fa.wall(side, i)
+		}
+		clock = clock.Add(w)
+		key := [2]int{side, i}
+		k[key]++
+		if fa.fail != nil && fa.fail(side, i, k[key]-1) {
+			return Run{Failed: true, Error: "scripted failure", ProcessWallNs: w.Nanoseconds()}, false
+		}
+		return Run{WallNs: w.Nanoseconds() / 2, Cells: 10, ProcessWallNs: w.Nanoseconds()}, false
+	})
+	e.now = func() time.Time { return clock }
+	fa.engine = e
+	return e.run(ctx)
+}
+
+func abBenchmarks(n int) []Benchmark {
+	var bs []Benchmark
+	for i := range n {
+		l := fmt.Sprintf("c%d", i)
+		bs = append(bs, Benchmark{Cell: l, Label: l})
+	}
+	return bs
+}
+
+func never(*File, *File, Look) (bool, string) { return false, "" }
+
+// sidesOf lists the sides of the measured calls of benchmark b, in order.
+func sidesOf(calls []abCall, b int) string {
+	var s strings.Builder
+	for _, c := range calls {
+		if c.bench == b && !c.warm {
+			s.WriteByte("AB"[c.side])
+		}
+	}
+	return s.String()
+}
+
+func TestABOrderIsABBA(t *testing.T) {
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(3), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Warmup: 1, Looks: []int{4, 8}, Decide: never,
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range 3 {
+		if got, want := sidesOf(fa.calls, b), strings.Repeat("ABBA", 4); got != want {
+			t.Errorf("benchmark %d ran %s, want %s", b, got, want)
+		}
+	}
+	// Warm-ups come first, one per benchmark and side.
+	for i, c := range fa.calls[:6] {
+		if !c.warm {
+			t.Fatalf("call %d is not a warm-up: %v", i, fa.calls[:6])
+		}
+	}
+	// Both sides' runs carry session-wide indexes, in call order.
+	var idx []int
+	for _, side := range []*File{f.Base, f.Head} {
+		for _, r := range side.Results {
+			if len(r.Runs) != 8 {
+				t.Errorf("%s: %d runs, want 8", r.Label, len(r.Runs))
+			}
+			for _, run := range r.Runs {
+				idx = append(idx, run.Index)
+			}
+		}
+	}
+	slices.Sort(idx)
+	if want := len(fa.calls) - 6; len(idx) != want || idx[0] != 0 || idx[len(idx)-1] != want-1 {
+		t.Errorf("indexes %v, want 0..%d", idx, want-1)
+	}
+	if f.Stopped != StopLastLook || len(f.Looks) != 2 || f.Base.Partial || f.Head.Partial || f.Schema != ABSchema {
+		t.Errorf("stopped %q after %d looks (partial %v/%v), want last-look after 2", f.Stopped, len(f.Looks), f.Base.Partial, f.Head.Partial)
+	}
+	if f.Base.Order != "abba" || f.Base.Results[0].Mean <= 0 {
+		t.Errorf("base side: order %q, mean %v", f.Base.Order, f.Base.Results[0].Mean)
+	}
+}
+
+func TestABStopsWhenDecided(t *testing.T) {
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{2, 6, 10, 20},
+		Decide: func(base, head *File, l Look) (bool, string) {
+			if len(base.Results) != 2 || len(head.Results) != 2 || len(base.Results[0].Runs) != l.Runs {
+				panic(fmt.Sprintf("look %+v sees %d base runs", l, len(base.Results[0].Runs)))
+			}
+			return l.Number == 2, fmt.Sprintf("look %d", l.Number)
+		},
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Look{{Number: 1, Of: 4, Runs: 2}, {Number: 2, Of: 4, Runs: 6}}
+	if !slices.Equal(fa.looks, want) {
+		t.Errorf("looks %+v, want %+v", fa.looks, want)
+	}
+	if f.Stopped != StopDecided || len(f.Base.Results[0].Runs) != 6 || len(fa.calls) != 2*2*6 {
+		t.Errorf("stopped %q with %d runs per side, %d calls; want decided at 6 runs", f.Stopped, len(f.Base.Results[0].Runs), len(fa.calls))
+	}
+	if len(f.Looks) != 2 || !f.Looks[1].Done || f.Looks[0].Note != "look 1" {
+		t.Errorf("recorded looks %+v", f.Looks)
+	}
+}
+
+func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
+	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; 130ms allow 3 rounds
+	// (the 4th would end at 160ms), between the planned looks at 2 and 4.
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{2, 4, 8}, MaxTime: 130 * time.Millisecond, Decide: never,
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Look{{Number: 1, Of: 3, Runs: 2}, {Number: 2, Of: 3, Runs: 3, Final: true, Budget: true}}
+	if !slices.Equal(fa.looks, want) {
+		t.Errorf("looks %+v, want %+v", fa.looks, want)
+	}
+	if f.Stopped != StopBudget || len(fa.calls) != 12 {
+		t.Errorf("stopped %q after %d runs, want budget after 12", f.Stopped, len(fa.calls))
+	}
+	// The progress bar's plan follows the budget, not the last look (32
+	// runs): the 12 made, as no round fits any more.
+	if got := fa.engine.plannedTotal(); got != 12 {
+		t.Errorf("planned total at the end %d, want the 12 runs the budget allowed", got)
+	}
+
+	// A budget that ends right after a planned look adds no look on the
+	// same data.
+	fa = &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{2, 4, 8}, MaxTime: 90 * time.Millisecond, Decide: never,
+	}}
+	if f, err = fa.run(t); err != nil {
+		t.Fatal(err)
+	}
+	if len(fa.looks) != 1 || f.Stopped != StopBudget {
+		t.Errorf("looks %+v, stopped %q; want the one planned look, then budget", fa.looks, f.Stopped)
+	}
+}
+
+func TestABFailureStopsBothSides(t *testing.T) {
+	fa := &fakeAB{cancel: -1,
+		fail: func(side, bench, k int) bool { return side == sideHead && bench == 1 && k == 1 },
+		opt: ABOptions{
+			Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+			Looks: []int{4}, Decide: never,
+		}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// c1: A B (round 0), B fails in round 1: c1 stops on both sides.
+	if got := sidesOf(fa.calls, 1); got != "ABB" {
+		t.Errorf("c1 ran %s, want ABB (stopped on both sides at the failure)", got)
+	}
+	if got := sidesOf(fa.calls, 0); got != "ABBAABBA" {
+		t.Errorf("c0 ran %s, want ABBAABBA", got)
+	}
+	if f.Head.FailedRuns() != 1 || f.Stopped != StopLastLook {
+		t.Errorf("head failed runs %d, stopped %q", f.Head.FailedRuns(), f.Stopped)
+	}
+
+	// Every benchmark failing ends the session.
+	fa = &fakeAB{cancel: -1, fail: func(int, int, int) bool { return true },
+		opt: ABOptions{Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+			Looks: []int{4}, Decide: never}}
+	if f, err = fa.run(t); err != nil || f.Stopped != StopFailed || len(fa.calls) != 2 {
+		t.Errorf("all failing: stopped %q after %d calls (err %v), want failed after 2", f.Stopped, len(fa.calls), err)
+	}
+}
+
+func TestABInterrupt(t *testing.T) {
+	fa := &fakeAB{cancel: 5, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{4}, Decide: never,
+	}}
+	f, err := fa.run(t)
+	if err == nil || f == nil || f.Stopped != StopInterrupted || !f.Base.Partial || !f.Head.Partial {
+		t.Fatalf("interrupted session: err %v, file %+v", err, f)
+	}
+	if n := len(f.Base.Results[0].Runs) + len(f.Head.Results[0].Runs) + len(f.Base.Results[1].Runs) + len(f.Head.Results[1].Runs); n != 5 {
+		t.Errorf("%d runs kept, want the 5 made before the interruption", n)
+	}
+}
+
+func TestABOptionsRefused(t *testing.T) {
+	good := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{2, 4}, Decide: never}
+	for name, mut := range map[string]func(o *ABOptions){
+		"no benchmarks":   func(o *ABOptions) { o.Benchmarks = nil },
+		"no base":         func(o *ABOptions) { o.Base.Executable = "" },
+		"bad env":         func(o *ABOptions) { o.Head.Env = []string{"NOEQUALS"} },
+		"no looks":        func(o *ABOptions) { o.Looks = nil },
+		"odd look":        func(o *ABOptions) { o.Looks = []int{3} },
+		"decreasing":      func(o *ABOptions) { o.Looks = []int{4, 2} },
+		"no decide":       func(o *ABOptions) { o.Decide = nil },
+		"negative budget": func(o *ABOptions) { o.MaxTime = -time.Second },
+		"same names":      func(o *ABOptions) { o.Base.Name, o.Head.Name = "x", "x" },
+		"auto and fixed":  func(o *ABOptions) { o.AutoLooks = 3 },
+		"auto, no budget": func(o *ABOptions) { o.Looks, o.AutoLooks = nil, 3 },
+		"duplicate label": func(o *ABOptions) { o.Benchmarks = append(abBenchmarks(1), abBenchmarks(1)...) },
+	} {
+		o := good
+		o.Looks = slices.Clone(good.Looks)
+		mut(&o)
+		if _, err := ExecuteAB(context.Background(), o); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := good.check(); err != nil {
+		t.Errorf("good options refused: %v", err)
+	}
+}
+
+// A model of the schedule: for random looks, budgets, benchmark counts and
+// decisions, the engine makes exactly the runs the specification says, and
+// never more looks than planned.
+func TestABScheduleModel(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nb := rapid.IntRange(1, 3).Draw(t, "benchmarks")
+		nl := rapid.IntRange(1, 4).Draw(t, "looks")
+		var looks []int
+		n := 0
+		for range nl {
+			n += 2 * rapid.IntRange(1, 3).Draw(t, "step")
+			looks = append(looks, n)
+		}
+		budgetRounds := rapid.IntRange(0, 12).Draw(t, "budget rounds") // 0: no budget
+		decideAt := rapid.IntRange(1, nl+1).Draw(t, "decide at look")
+		const w = 10 * time.Millisecond
+		roundTime := time.Duration(2*nb) * w
+		var budget time.Duration
+		if budgetRounds > 0 {
+			// Room for budgetRounds rounds and half of the next.
+			budget = time.Duration(budgetRounds)*roundTime + roundTime/2
+		}
+		fa := &fakeAB{cancel: -1, opt: ABOptions{
+			Benchmarks: abBenchmarks(nb), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+			Looks: looks, MaxTime: budget,
+			Decide: func(_, _ *File, l Look) (bool, string) { return l.Number >= decideAt, "" },
+		}}
+		f, err := fa.run(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The specification.
+		var wantLooks []Look
+		rounds, stop := 0, ""
+		for li := 0; stop == ""; {
+			if rounds >= looks[li] {
+				final := li == nl-1
+				wantLooks = append(wantLooks, Look{Number: li + 1, Of: nl, Runs: rounds, Final: final})
+				li++
+				switch {
+				case li >= decideAt:
+					stop = StopDecided
+				case final:
+					stop = StopLastLook
+				}
+				continue
+			}
+			if budget > 0 && rounds > 0 && time.Duration(rounds+1)*roundTime > budget {
+				if len(wantLooks) == 0 || wantLooks[len(wantLooks)-1].Runs < rounds {
+					wantLooks = append(wantLooks, Look{Number: li + 1, Of: nl, Runs: rounds, Final: true, Budget: true})
+				}
+				stop = StopBudget
+				continue
+			}
+			rounds++
+		}
+		if !slices.Equal(fa.looks, wantLooks) || f.Stopped != stop || len(fa.calls) != 2*nb*rounds {
+			t.Fatalf("looks %+v stopped %q after %d calls; want %+v, %q, %d", fa.looks, f.Stopped, len(fa.calls), wantLooks, stop, 2*nb*rounds)
+		}
+		if len(fa.looks) > nl {
+			t.Fatalf("%d looks, more than the %d planned", len(fa.looks), nl)
+		}
+		for b := range nb {
+			if got, want := sidesOf(fa.calls, b), strings.Repeat("ABBA", rounds/2+1)[:2*rounds]; got != want {
+				t.Fatalf("benchmark %d ran %s, want %s", b, got, want)
+			}
+		}
+	})
+}
+
+// Two real worker processes: each side runs its own executable with its own
+// environment.
+func TestExecuteABProcesses(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{fakeWorkerEnv + "=1", "GORACE=atexit_sleep_ms=0"}
+	var notes []string
+	var notices strings.Builder
+	opt := ABOptions{
+		Benchmarks: []Benchmark{bench("good", "side"), bench("bad", "exit3")},
+		Base:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=base")},
+		Head:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=head")},
+		Looks:      []int{2, 4},
+		Timeout:    time.Minute,
+		LogDir:     t.TempDir(),
+		Notices:    &notices,
+		Workload:   "fake", Unit: "cell",
+		Decide: func(base, head *File, l Look) (bool, string) {
+			notes = append(notes, fmt.Sprintf("%d:%d", l.Number, l.Runs))
+			return false, fmt.Sprintf("look %d/%d", l.Number, l.Of)
+		},
+	}
+	f, err := ExecuteAB(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []struct {
+		f    *File
+		want int64
+	}{{f.Base, 1}, {f.Head, 2}} {
+		r := resultByLabel(t, side.f, "good")
+		if len(r.Runs) != 4 {
+			t.Fatalf("good: %d runs, want 4", len(r.Runs))
+		}
+		for _, run := range r.Runs {
+			if run.Failed || run.Stats["side"] != side.want {
+				t.Errorf("run %+v: want side %d's worker", run, side.want)
+			}
+		}
+	}
+	if !slices.Equal(notes, []string{"1:2", "2:4"}) {
+		t.Errorf("looks %v", notes)
+	}
+	// The failing benchmark stopped after its first (base) run; its head log
+	// is named after the side.
+	bad := resultByLabel(t, f.Base, "bad")
+	if len(bad.Runs) != 1 || !strings.Contains(bad.Runs[0].Error, "base-bad-run1.log") {
+		t.Errorf("bad: %+v", bad.Runs)
+	}
+	for _, want := range []string{"base: bad run 1 failed: exit status 3", "look 1/2", "look 2/2"} {
+		if !strings.Contains(notices.String(), want) {
+			t.Errorf("notices lack %q:\n%s", want, notices.String())
+		}
+	}
+	if f.Base.Tool.GoVersion == "" || f.Head.Tool.GoVersion == "" {
+		t.Errorf("sides' tools lack build information: %+v %+v", f.Base.Tool, f.Head.Tool)
+	}
+}
+
+func TestToolOf(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := ToolOf(exe, []string{"x"})
+	if err != nil || tool.GoVersion == "" || tool.Name != ToolName {
+		t.Errorf("ToolOf(test binary) = %+v, %v", tool, err)
+	}
+	script := t.TempDir() + "/wrapper.sh"
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec true\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tool, err = ToolOf(script, nil)
+	if err == nil || tool.Version != "(unknown)" || tool.Revision != "" {
+		t.Errorf("ToolOf(script) = %+v, %v; want an error and an unknown version", tool, err)
+	}
+}
+
+func TestABAutomaticLooks(t *testing.T) {
+	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; after the first two
+	// (80ms) the 1s budget leaves room for 23 more: 25 runs per side, so
+	// looks at 6, 12 and 24.
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		AutoLooks: 3, MaxTime: time.Second, Decide: never,
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Look{{Number: 1, Of: 3, Runs: 6}, {Number: 2, Of: 3, Runs: 12}, {Number: 3, Of: 3, Runs: 24, Final: true}}
+	if !slices.Equal(fa.looks, want) || !slices.Equal(f.PlannedLooks, []int{6, 12, 24}) || f.Stopped != StopLastLook {
+		t.Errorf("looks %+v planned %v stopped %q; want %+v, [6 12 24], last-look", fa.looks, f.PlannedLooks, f.Stopped, want)
+	}
+}
+
+func TestPlanLooks(t *testing.T) {
+	if got := planLooks(25, 3, 6); !slices.Equal(got, []int{6, 12, 24}) {
+		t.Errorf("planLooks(25, 3, 6) = %v", got)
+	}
+	if got := planLooks(3, 3, 6); !slices.Equal(got, []int{6}) {
+		t.Errorf("planLooks(3, 3, 6) = %v, want one look at the minimum", got)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		reach := rapid.IntRange(0, 10_000).Draw(t, "reach")
+		k := rapid.IntRange(1, 8).Draw(t, "k")
+		minLook := rapid.IntRange(1, 50).Draw(t, "min")
+		looks := planLooks(reach, k, minLook)
+		if len(looks) == 0 || len(looks) > k {
+			t.Fatalf("%d looks, want 1 to %d", len(looks), k)
+		}
+		for i, n := range looks {
+			if n%2 != 0 || n < minLook || (i > 0 && n <= looks[i-1]) {
+				t.Fatalf("looks %v: not even, increasing and at least %d", looks, minLook)
+			}
+		}
+		if last := looks[len(looks)-1]; last < reach-1 {
+			t.Fatalf("looks %v end before the reachable %d runs", looks, reach)
+		}
+		// The options accept the plan.
+		o := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+			Looks: looks, Decide: never}
+		if _, err := o.check(); err != nil {
+			t.Fatalf("plan %v refused: %v", looks, err)
+		}
+	})
+}
