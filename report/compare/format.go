@@ -75,12 +75,12 @@ func moreRuns(r analysis.Row) string {
 func Method(c *analysis.Comparison) string {
 	if c.Method == analysis.MethodBenchstat {
 		return fmt.Sprintf("benchstat: medians with 95%% intervals and the Mann-Whitney U test (golang.org/x/perf/benchmath, AssumeNothing); "+
-			"a row is ~ when p > α = %v, with no correction across rows; the delta interval combines the two medians' intervals at √0.95 each (conservative)", c.Alpha)
+			"a row is ~ when p > α = %.3g, with no correction across rows; the delta interval combines the two medians' intervals at √0.95 each (conservative)", c.Alpha)
 	}
-	corr := fmt.Sprintf("Holm's correction across the %d row%s keeps the family-wise error rate at α = %v; each interval is at the level its row was tested at",
+	corr := fmt.Sprintf("Holm's correction across the %d row%s keeps the family-wise error rate at α = %.3g; each interval is at the level its row was tested at",
 		len(c.Rows), report.Plural(len(c.Rows)), c.Alpha)
 	if c.Correction == analysis.CorrectionNone {
-		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %v", c.Alpha)
+		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %.3g", c.Alpha)
 	}
 	return "Hodges-Lehmann shift of log times with the Mann-Whitney (Moses) interval; a row is significant exactly when its interval excludes 0; " + corr
 }
