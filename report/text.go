@@ -50,6 +50,17 @@ func Plural(n int) string {
 	return "s"
 }
 
+// JoinNonEmpty joins the parts that are not empty with sep.
+func JoinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
 // SortedKeys returns m's keys in increasing order.
 func SortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
@@ -63,6 +74,13 @@ func SignificantDecimals(v float64) int {
 		return 3
 	}
 	return max(0, 3-int(math.Floor(math.Log10(a))))
+}
+
+// FourDigits formats v with four significant digits (every integer digit
+// from 1000 up), without exponent: 14063, 187.9, 10.25, 7.510; Missing
+// when v is not a finite number.
+func FourDigits(v float64) string {
+	return Fixed(v, SignificantDecimals(v))
 }
 
 // ColumnDecimals is how many decimals a column whose largest magnitude is
