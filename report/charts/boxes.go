@@ -9,8 +9,10 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/report"
 )
 
 // Boxes writes horizontal box plots of every successful run's time per unit
@@ -33,7 +35,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	for _, f := range files {
 		for _, l := range labels {
 			if r := find(f, l); r != nil {
-				for _, x := range perUnitNs(r) {
+				for _, x := range analysis.UnitTimes(r) {
 					lo, hi = math.Min(lo, x), math.Max(hi, x)
 				}
 			}
@@ -42,7 +44,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	if hi == 0 {
 		return errors.New("box chart: no successful run with a unit count to draw")
 	}
-	unit := workUnit(files[0])
+	unit := analysis.Unit(files[0])
 	// The box's meaning goes in a second title line: gonum centres an
 	// axis label on the arithmetic middle of its range, which a long label
 	// on a log axis pushes off the chart.
@@ -66,7 +68,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := perUnitNs(r)
+			xs := analysis.UnitTimes(r)
 			if len(xs) == 0 {
 				continue
 			}
@@ -119,7 +121,7 @@ func ScaleGroups(f *harness.File) []Group {
 	var meds []med
 	for i := range f.Results {
 		r := &f.Results[i]
-		if xs := perUnitNs(r); len(xs) > 0 {
+		if xs := analysis.UnitTimes(r); len(xs) > 0 {
 			meds = append(meds, med{r.Label, stats.Median(xs)})
 		}
 	}
@@ -145,7 +147,7 @@ func ScaleGroups(f *harness.File) []Group {
 	}
 	if len(groups) > 1 {
 		for g, b := range bounds {
-			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", fourDigits(b[0]), fourDigits(b[1]), workUnit(f))
+			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", report.FourDigits(b[0]), report.FourDigits(b[1]), analysis.Unit(f))
 		}
 	}
 	return groups
