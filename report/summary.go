@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -259,22 +258,5 @@ func renderTable(w io.Writer, header []string, rows [][]string, align []tw.Align
 			Alignment:  tw.CellAlignment{PerColumn: align},
 		},
 	}))
-	t.Header(toAny(header)...)
-	for _, r := range rows {
-		if err := t.Append(toAny(r)...); err != nil {
-			return fmt.Errorf("table row %q: %w", strings.Join(r, " | "), err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render table: %w", err)
-	}
-	return nil
-}
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
+	return fill(t, header, rows)
 }

@@ -135,14 +135,31 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align []tw.Ali
 			Row:    tw.CellConfig{Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone}, Alignment: tw.CellAlignment{PerColumn: al}},
 		}),
 	)
+	if err := fill(t, header, rows); err != nil {
+		return fmt.Errorf("markdown %w", err)
+	}
+	return nil
+}
+
+// fill gives t its header and rows and renders it: the one loop behind
+// MarkdownTable and the terminal's box tables.
+func fill(t *tablewriter.Table, header []string, rows [][]string) error {
 	t.Header(toAny(header)...)
 	for _, r := range rows {
 		if err := t.Append(toAny(r)...); err != nil {
-			return fmt.Errorf("markdown table row %q: %w", strings.Join(r, " | "), err)
+			return fmt.Errorf("table row %q: %w", strings.Join(r, " | "), err)
 		}
 	}
 	if err := t.Render(); err != nil {
-		return fmt.Errorf("render markdown table: %w", err)
+		return fmt.Errorf("table render: %w", err)
 	}
 	return nil
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

@@ -66,7 +66,6 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 	n, m := len(labels), len(files)
 	row := rowPitch * vg.Length(max(1, m))
 	barW := rowPitch * 0.8
-	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 	pos := func(i int) float64 { return float64(n - 1 - i) } // first label on top
 
 	p.Add(plotter.NewGrid())
@@ -80,7 +79,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if !s.ok {
 				continue // no bar, not even an empty one
 			}
-			y := pos(i) + offset(j)
+			y := pos(i) + slot(j, m)
 			// One bar per value, stacked on the axis' left edge so that a
 			// log axis draws it from there.
 			base, err := plotter.NewBarChart(plotter.Values{floor}, barW)

@@ -58,7 +58,6 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	n, m := len(labels), len(files)
 	row := rowPitch * vg.Length(max(1, m))
 	boxW := rowPitch * 0.7
-	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	for j, f := range files {
@@ -72,7 +71,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 			if len(xs) == 0 {
 				continue
 			}
-			b, err := plotter.NewBoxPlot(boxW, float64(n-1-i)+offset(j), plotter.Values(xs))
+			b, err := plotter.NewBoxPlot(boxW, float64(n-1-i)+slot(j, m), plotter.Values(xs))
 			if err != nil {
 				return fmt.Errorf("box chart %s: %w", l, err)
 			}

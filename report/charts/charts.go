@@ -166,6 +166,11 @@ func checkFiles(files []*harness.File, what string) error {
 	return nil
 }
 
+// slot is where file j of m sits in a configuration's row, as an offset
+// from the row's centre line in rows: the first file on top, the m files
+// spread evenly over 0.8 of the row.
+func slot(j, m int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
+
 // meanStd is the mean and sample standard deviation of xs (σ 0 for one
 // value).
 func meanStd(xs []float64) (mean, std float64) {

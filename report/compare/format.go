@@ -497,13 +497,8 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 // seconds formats a duration given in seconds with 4 significant digits,
 // in the unit report.UnitFor picks.
 func seconds(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	case math.IsNaN(v):
-		return "?"
+	if s, ok := nonFinite(v, "∞"); ok {
+		return s
 	}
 	u := report.UnitFor(math.Abs(v)) // the terminal output's choice of unit
 	unit := u.String()
@@ -518,19 +513,28 @@ func seconds(v float64) string {
 	}
 }
 
+// nonFinite is how v reads when it is not a finite number: inf for +∞,
+// "-∞" and "?" for NaN; ok is false for a finite v.
+func nonFinite(v float64, inf string) (s string, ok bool) {
+	switch {
+	case math.IsInf(v, 1):
+		return inf, true
+	case math.IsInf(v, -1):
+		return "-∞", true
+	case math.IsNaN(v):
+		return "?", true
+	}
+	return "", false
+}
+
 func absCI(s analysis.Summary) string {
 	return fmt.Sprintf("%s [%s, %s]", seconds(s.Median), seconds(s.Lo), seconds(s.Hi))
 }
 
 // pct formats a fraction as a signed percentage; ±Inf as ±∞.
 func pct(v float64, prec int) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	case math.IsNaN(v):
-		return "?"
+	if s, ok := nonFinite(v, "+∞"); ok {
+		return s
 	}
 	x := 100 * v
 	if math.Abs(x) < 0.5*math.Pow(10, -float64(prec)) {
