@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -128,7 +129,7 @@ func ScaleGroups(f *harness.File) []Group {
 		return nil
 	}
 	sorted := slices.Clone(meds)
-	slices.SortStableFunc(sorted, func(a, b med) int { return cmpFloat(a.ns, b.ns) })
+	slices.SortStableFunc(sorted, func(a, b med) int { return cmp.Compare(a.ns, b.ns) })
 	groupOf := map[string]int{}
 	var bounds [][2]float64
 	for i, m := range sorted {

@@ -397,13 +397,3 @@ func valueAxis(ax *plot.Axis, lo, hi float64, fromZero bool) bool {
 	}
 	return false
 }
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -48,7 +49,7 @@ func Progression(f *harness.File, path string, opts ...Option) error {
 			}
 		}
 		if len(xys) > 0 {
-			slices.SortFunc(xys, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			slices.SortFunc(xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 			all = append(all, series{l, xys})
 		}
 	}

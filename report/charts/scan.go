@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -157,7 +158,7 @@ func Scan(f *harness.File, param string, path string) error {
 		if grid {
 			st = gridStyle(c, o, o)
 		}
-		slices.SortFunc(pts, func(a, b point) int { return cmpFloat(a.x, b.x) })
+		slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.x, b.x) })
 		xys := make(plotter.XYs, len(pts))
 		for k, pt := range pts {
 			xys[k] = plotter.XY{X: pt.x, Y: pt.y}

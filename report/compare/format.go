@@ -7,6 +7,7 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -101,7 +102,7 @@ func gateRule(c *analysis.Comparison) string {
 func Text(w io.Writer, c *analysis.Comparison) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s: base = %s, head = %s; median workload wall time%s\n",
-		orDefault(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
+		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
 	gate := c.Threshold > 0
 	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
@@ -224,7 +225,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "**%s**\n\n", report.MdEscape(SummaryLine(c)))
 	fmt.Fprintf(&b, "%s: median workload wall time%s; **base** = %s, **head** = %s\n\n",
-		report.MdEscape(orDefault(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
+		report.MdEscape(cmp.Or(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
 	gate := c.Threshold > 0
 	header := []string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
@@ -347,16 +348,9 @@ func paramKeys(a, b map[string]string) []string {
 	return report.SortedKeys(keys)
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 func machineRows(b, h analysis.Side) [][3]string {
 	row := func(name string, f func(s analysis.Side) string) [3]string {
-		return [3]string{name, orDefault(f(b), report.Missing), orDefault(f(h), report.Missing)}
+		return [3]string{name, cmp.Or(f(b), report.Missing), cmp.Or(f(h), report.Missing)}
 	}
 	return [][3]string{
 		row("host", func(s analysis.Side) string { return s.Machine.Hostname }),

@@ -30,10 +30,7 @@ func (d *doc) summary(f *harness.File) {
 			fastest = math.Min(fastest, r.Mean)
 		}
 	}
-	unit := report.UnitFor(fastest)
-	if math.IsInf(fastest, 1) {
-		unit = report.Second
-	}
+	unit := report.UnitFor(fastest) // Second when no result has a mean
 	scale := 1 / unit.Seconds()
 	u := analysis.Unit(f)
 	relHeader, rel, ref := relativeColumn(f)
