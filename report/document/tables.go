@@ -91,17 +91,9 @@ func relativeColumn(f *harness.File) (header string, cells []string, ref int) {
 	}
 	cells = make([]string, len(f.Results))
 	for i, row := range rel.Rows {
-		switch {
-		case !row.OK:
-			cells[i] = report.Missing
-		case row.IsReference && ref < 0:
-			cells[i] = "1.00 (reference)"
-		case row.IsReference:
-			cells[i] = "1.00"
-		case row.Stddev > 0:
-			cells[i] = fmt.Sprintf("%.2f ± %.2f", row.Ratio.Ratio, row.Stddev)
-		default:
-			cells[i] = fmt.Sprintf("%.2f", row.Ratio.Ratio)
+		cells[i] = report.RelativeText(row)
+		if row.OK && row.IsReference && ref < 0 {
+			cells[i] += " (reference)" // several groups: mark each reference
 		}
 	}
 	return header, cells, ref
@@ -124,7 +116,9 @@ const gcNote = "Each file's GC table (the one with *gc cycles*) gives medians ov
 
 // gc writes ONE table for the file: a row per configuration, a column per
 // GC figure (its unit in the header), each cell the median over the
-// configuration's successful runs, each column with one number of decimals.
+// configuration's successful runs: counts as they are (3, or 2.5 for a
+// median), times, shares and sizes with three significant digits
+// (threeDigits).
 func (d *doc) gc(f *harness.File) {
 	cols := gcColumns()
 	var labels []string
