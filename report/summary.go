@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -67,7 +66,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		if r.CellsPerSec > 0 {
 			throughput = rate(r.CellsPerSec, unit)
 		}
-		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), perCell, throughput, relativeText(x)}
+		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), perCell, throughput, RelativeText(x)}
 		if rel.Incumbent != "" {
 			row = append(row, incumbentText(r, x))
 		}
@@ -158,10 +157,11 @@ func scanTable(w io.Writer, f *harness.File, rel *analysis.Relatives) {
 	}
 }
 
-// relativeText is a result's Relative cell: "1.00" for the reference,
-// "2.17 ± 0.04" for the others ("2.17" when a side has a single run),
-// "—" when it has no ratio.
-func relativeText(x analysis.Relative) string {
+// RelativeText is a result's Relative cell in every table (terminal,
+// Markdown export, REPORT.md): "1.00" for the reference, "2.17 ± 0.04" for
+// the others ("2.17" when a side has a single run), Missing when it has no
+// ratio.
+func RelativeText(x analysis.Relative) string {
 	switch {
 	case !x.OK:
 		return Missing
@@ -183,18 +183,11 @@ func incumbentText(r *harness.Result, x analysis.Relative) string {
 	case !c.OK:
 		return Missing
 	case c.Ratio < 1:
-		return speed(1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio)) + "× faster"
+		return factor(painter(false), 1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio)) + "× faster"
 	case c.Ratio > 1:
-		return speed(c.Ratio, c.Stddev) + "× slower"
+		return factor(painter(false), c.Ratio, c.Stddev) + "× slower"
 	}
 	return "as fast"
-}
-
-func speed(x, sd float64) string {
-	if sd > 0 && !math.IsInf(sd, 0) && !math.IsNaN(sd) {
-		return fmt.Sprintf("%.2f ± %.2f", x, sd)
-	}
-	return fmt.Sprintf("%.2f", x)
 }
 
 // Sentences returns hyperfine's comparison sentences for f, one per result
@@ -235,7 +228,8 @@ func Sentences(f *harness.File, o Options) []string {
 	return out
 }
 
-// factor formats "2.17 ± 0.04" with hyperfine's colours.
+// factor formats "2.17 ± 0.04" ("2.17" without a finite spread) with
+// hyperfine's colours when p paints.
 func factor(p painter, x, sd float64) string {
 	s := p.paint(fmt.Sprintf("%.2f", x), ansiBold, ansiGreen)
 	if sd > 0 && !math.IsInf(sd, 0) && !math.IsNaN(sd) {
@@ -259,22 +253,5 @@ func renderTable(w io.Writer, header []string, rows [][]string, align []tw.Align
 			Alignment:  tw.CellAlignment{PerColumn: align},
 		},
 	}))
-	t.Header(toAny(header)...)
-	for _, r := range rows {
-		if err := t.Append(toAny(r)...); err != nil {
-			return fmt.Errorf("table row %q: %w", strings.Join(r, " | "), err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render table: %w", err)
-	}
-	return nil
-}
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
+	return fill(t, header, rows)
 }

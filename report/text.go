@@ -50,6 +50,17 @@ func Plural(n int) string {
 	return "s"
 }
 
+// JoinNonEmpty joins the parts that are not empty with sep.
+func JoinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
 // SortedKeys returns m's keys in increasing order.
 func SortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
@@ -63,6 +74,13 @@ func SignificantDecimals(v float64) int {
 		return 3
 	}
 	return max(0, 3-int(math.Floor(math.Log10(a))))
+}
+
+// FourDigits formats v with four significant digits (every integer digit
+// from 1000 up), without exponent: 14063, 187.9, 10.25, 7.510; Missing
+// when v is not a finite number.
+func FourDigits(v float64) string {
+	return Fixed(v, SignificantDecimals(v))
 }
 
 // ColumnDecimals is how many decimals a column whose largest magnitude is
@@ -117,14 +135,31 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align []tw.Ali
 			Row:    tw.CellConfig{Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone}, Alignment: tw.CellAlignment{PerColumn: al}},
 		}),
 	)
+	if err := fill(t, header, rows); err != nil {
+		return fmt.Errorf("markdown %w", err)
+	}
+	return nil
+}
+
+// fill gives t its header and rows and renders it: the one loop behind
+// MarkdownTable and the terminal's box tables.
+func fill(t *tablewriter.Table, header []string, rows [][]string) error {
 	t.Header(toAny(header)...)
 	for _, r := range rows {
 		if err := t.Append(toAny(r)...); err != nil {
-			return fmt.Errorf("markdown table row %q: %w", strings.Join(r, " | "), err)
+			return fmt.Errorf("table row %q: %w", strings.Join(r, " | "), err)
 		}
 	}
 	if err := t.Render(); err != nil {
-		return fmt.Errorf("render markdown table: %w", err)
+		return fmt.Errorf("table render: %w", err)
 	}
 	return nil
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

@@ -16,10 +16,14 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json... -o DIR",
 		Short: "Write DIR/REPORT.md with charts (SVG and PNG) from one or more results files",
-		Long: `Write a Markdown report with charts: mean time per cell with error bars, box plots
-of every sample, one line chart per parameter scan, a run-progression chart to
-spot drift, and the GC table. Several files (several machines, say) appear side
-by side, each with its metadata.`,
+		Long: `Write DIR/REPORT.md and the charts it shows (SVG and PNG). REPORT.md holds one
+table of the files (workload, configurations, runs, rootbench revision, when
+measured) and the machine they ran on, then per file a summary, one GC table,
+the implementations' counters and charts in ns/cell or ns/call (callback
+files): mean per configuration with ±1σ error bars, box plots of every run, run
+progression to spot drift, and one line chart per scanned parameter.
+Configurations that several files share (two machines, a short and a long run)
+are first compared in one bar chart per workload.`,
 		Example: `  rootbench report results/msgpass.json -o results
   rootbench report laptop.json server.json -o /tmp/report`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 )
 
 // Bars writes a horizontal bar chart of the mean time per unit of work (ns
@@ -39,7 +40,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := perUnitNs(r)
+			xs := analysis.UnitTimes(r)
 			if len(xs) == 0 {
 				continue
 			}
@@ -51,7 +52,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 	if hi == 0 || math.IsInf(lo, 1) {
 		return errors.New("bars chart: no successful run with a unit count to draw")
 	}
-	unit := workUnit(files[0])
+	unit := analysis.Unit(files[0])
 	p := newPlot(cfg.titled(fmt.Sprintf("Mean time per %s (error bars ±1σ)", unit)), "ns per "+unit, "")
 	logScale := valueAxis(&p.X, lo, hi, true)
 	if logScale {
@@ -65,7 +66,6 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 	n, m := len(labels), len(files)
 	row := rowPitch * vg.Length(max(1, m))
 	barW := rowPitch * 0.8
-	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 	pos := func(i int) float64 { return float64(n - 1 - i) } // first label on top
 
 	p.Add(plotter.NewGrid())
@@ -79,7 +79,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if !s.ok {
 				continue // no bar, not even an empty one
 			}
-			y := pos(i) + offset(j)
+			y := pos(i) + slot(j, m)
 			// One bar per value, stacked on the axis' left edge so that a
 			// log axis draws it from there.
 			base, err := plotter.NewBarChart(plotter.Values{floor}, barW)
@@ -105,7 +105,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			errs = append(errs, plotter.XY{X: s.mean, Y: y})
 			xerr = append(xerr, struct{ Low, High float64 }{low, s.std})
 			figures.XYs = append(figures.XYs, plotter.XY{X: s.mean + s.std, Y: y})
-			figures.Labels = append(figures.Labels, fourDigits(s.mean))
+			figures.Labels = append(figures.Labels, report.FourDigits(s.mean))
 		}
 		if len(errs) > 0 {
 			eb, err := plotter.NewXErrorBars(xErrorBars{errs, xerr})
@@ -143,13 +143,4 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 type xErrorBars struct {
 	plotter.XYs
 	plotter.XErrors
-}
-
-// fourDigits writes v with four significant digits (all the integer digits
-// from 1000 up), without exponent: 14063, 187.9, 10.25, 7.510.
-func fourDigits(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
 }

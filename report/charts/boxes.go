@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -9,8 +10,10 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/report"
 )
 
 // Boxes writes horizontal box plots of every successful run's time per unit
@@ -33,7 +36,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	for _, f := range files {
 		for _, l := range labels {
 			if r := find(f, l); r != nil {
-				for _, x := range perUnitNs(r) {
+				for _, x := range analysis.UnitTimes(r) {
 					lo, hi = math.Min(lo, x), math.Max(hi, x)
 				}
 			}
@@ -42,7 +45,7 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	if hi == 0 {
 		return errors.New("box chart: no successful run with a unit count to draw")
 	}
-	unit := workUnit(files[0])
+	unit := analysis.Unit(files[0])
 	// The box's meaning goes in a second title line: gonum centres an
 	// axis label on the arithmetic middle of its range, which a long label
 	// on a log axis pushes off the chart.
@@ -56,7 +59,6 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 	n, m := len(labels), len(files)
 	row := rowPitch * vg.Length(max(1, m))
 	boxW := rowPitch * 0.7
-	offset := func(j int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	for j, f := range files {
@@ -66,11 +68,11 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := perUnitNs(r)
+			xs := analysis.UnitTimes(r)
 			if len(xs) == 0 {
 				continue
 			}
-			b, err := plotter.NewBoxPlot(boxW, float64(n-1-i)+offset(j), plotter.Values(xs))
+			b, err := plotter.NewBoxPlot(boxW, float64(n-1-i)+slot(j, m), plotter.Values(xs))
 			if err != nil {
 				return fmt.Errorf("box chart %s: %w", l, err)
 			}
@@ -119,7 +121,7 @@ func ScaleGroups(f *harness.File) []Group {
 	var meds []med
 	for i := range f.Results {
 		r := &f.Results[i]
-		if xs := perUnitNs(r); len(xs) > 0 {
+		if xs := analysis.UnitTimes(r); len(xs) > 0 {
 			meds = append(meds, med{r.Label, stats.Median(xs)})
 		}
 	}
@@ -127,7 +129,7 @@ func ScaleGroups(f *harness.File) []Group {
 		return nil
 	}
 	sorted := slices.Clone(meds)
-	slices.SortStableFunc(sorted, func(a, b med) int { return cmpFloat(a.ns, b.ns) })
+	slices.SortStableFunc(sorted, func(a, b med) int { return cmp.Compare(a.ns, b.ns) })
 	groupOf := map[string]int{}
 	var bounds [][2]float64
 	for i, m := range sorted {
@@ -145,7 +147,7 @@ func ScaleGroups(f *harness.File) []Group {
 	}
 	if len(groups) > 1 {
 		for g, b := range bounds {
-			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", fourDigits(b[0]), fourDigits(b[1]), workUnit(f))
+			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", report.FourDigits(b[0]), report.FourDigits(b[1]), analysis.Unit(f))
 		}
 	}
 	return groups

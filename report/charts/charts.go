@@ -40,6 +40,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 )
@@ -157,33 +158,18 @@ func checkFiles(files []*harness.File, what string) error {
 		}
 	}
 	for i, f := range files[1:] {
-		if f.Workload != files[0].Workload || workUnit(f) != workUnit(files[0]) {
+		if f.Workload != files[0].Workload || analysis.Unit(f) != analysis.Unit(files[0]) {
 			return fmt.Errorf("%s chart: file %d is workload %q in ns per %s, file 1 workload %q in ns per %s: draw one chart per workload",
-				what, i+2, f.Workload, workUnit(f), files[0].Workload, workUnit(files[0]))
+				what, i+2, f.Workload, analysis.Unit(f), files[0].Workload, analysis.Unit(files[0]))
 		}
 	}
 	return nil
 }
 
-// workUnit is what Run.Cells counts in f: "cell" (the default) or "call".
-func workUnit(f *harness.File) string {
-	if f == nil || f.Unit == "" {
-		return "cell"
-	}
-	return f.Unit
-}
-
-// perUnitNs is the workload time per unit of work, in nanoseconds, of every
-// successful run of r that counted its work, in run order.
-func perUnitNs(r *harness.Result) []float64 {
-	out := make([]float64, 0, len(r.Runs))
-	for _, run := range r.Runs {
-		if !run.Failed && run.Cells > 0 && run.WallNs > 0 {
-			out = append(out, float64(run.WallNs)/float64(run.Cells))
-		}
-	}
-	return out
-}
+// slot is where file j of m sits in a configuration's row, as an offset
+// from the row's centre line in rows: the first file on top, the m files
+// spread evenly over 0.8 of the row.
+func slot(j, m int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 
 // meanStd is the mean and sample standard deviation of xs (σ 0 for one
 // value).
@@ -410,14 +396,4 @@ func valueAxis(ax *plot.Axis, lo, hi float64, fromZero bool) bool {
 		ax.Min, ax.Max = max(0, lo-pad), hi+pad
 	}
 	return false
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,16 +1,18 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 )
 
 // Progression writes every successful run's time per unit of work (ns per
@@ -47,14 +49,14 @@ func Progression(f *harness.File, path string, opts ...Option) error {
 			}
 		}
 		if len(xys) > 0 {
-			slices.SortFunc(xys, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			slices.SortFunc(xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 			all = append(all, series{l, xys})
 		}
 	}
 	if len(all) == 0 {
 		return errors.New("progression chart: no successful run with a unit count to draw")
 	}
-	unit := workUnit(f)
+	unit := analysis.Unit(f)
 	p := newPlot(cfg.titled(fmt.Sprintf("Time per %s in run order (drift check)", unit)), "run index (session order)", "ns per "+unit)
 	if valueAxis(&p.Y, lo, hi, false) {
 		p.Y.Label.Text += " (log scale)"
@@ -95,7 +97,7 @@ func SeriesGroups(f *harness.File) []Group {
 	var out []Group
 	for _, sg := range ScaleGroups(f) {
 		for _, g := range splitSeries(f, sg.Labels) {
-			g.Name = join("; ", sg.Name, g.Name)
+			g.Name = report.JoinNonEmpty("; ", sg.Name, g.Name)
 			out = append(out, g)
 		}
 	}
@@ -139,15 +141,4 @@ func splitSeries(f *harness.File, labels []string) []Group {
 		})
 	}
 	return out
-}
-
-// join joins the non-empty parts with sep.
-func join(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
 }

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,7 +14,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 )
 
 // params returns a result's effective parameters: the file's, overridden
@@ -45,7 +48,7 @@ func varying(f *harness.File) []string {
 		}
 	}
 	var out []string
-	for _, k := range slices.Sorted(maps.Keys(values)) {
+	for _, k := range report.SortedKeys(values) {
 		if len(values[k]) > 1 && !strings.EqualFold(k, "cell") {
 			out = append(out, k)
 		}
@@ -77,7 +80,7 @@ func ScanParams(f *harness.File) []string {
 // nsPerUnit is the mean over successful runs of wall time per unit of work
 // (cell or call), in nanoseconds.
 func nsPerUnit(r *harness.Result) (float64, bool) {
-	xs := perUnitNs(r)
+	xs := analysis.UnitTimes(r)
 	if len(xs) == 0 {
 		return 0, false
 	}
@@ -139,7 +142,7 @@ func Scan(f *harness.File, param string, path string) error {
 	if len(order) == 0 {
 		return errors.New("scan chart: no successful run with a unit count to draw")
 	}
-	unit := workUnit(f)
+	unit := analysis.Unit(f)
 	p := newPlot(fmt.Sprintf("Mean time per %s against %s", unit, param), param+" (log scale)", "ns per "+unit)
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
@@ -155,7 +158,7 @@ func Scan(f *harness.File, param string, path string) error {
 		if grid {
 			st = gridStyle(c, o, o)
 		}
-		slices.SortFunc(pts, func(a, b point) int { return cmpFloat(a.x, b.x) })
+		slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.x, b.x) })
 		xys := make(plotter.XYs, len(pts))
 		for k, pt := range pts {
 			xys[k] = plotter.XY{X: pt.x, Y: pt.y}

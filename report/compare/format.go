@@ -7,6 +7,7 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -101,7 +102,7 @@ func gateRule(c *analysis.Comparison) string {
 func Text(w io.Writer, c *analysis.Comparison) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s: base = %s, head = %s; median workload wall time%s\n",
-		orDefault(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
+		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
 	gate := c.Threshold > 0
 	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
@@ -224,7 +225,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "**%s**\n\n", report.MdEscape(SummaryLine(c)))
 	fmt.Fprintf(&b, "%s: median workload wall time%s; **base** = %s, **head** = %s\n\n",
-		report.MdEscape(orDefault(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
+		report.MdEscape(cmp.Or(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
 	gate := c.Threshold > 0
 	header := []string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
@@ -347,16 +348,9 @@ func paramKeys(a, b map[string]string) []string {
 	return report.SortedKeys(keys)
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 func machineRows(b, h analysis.Side) [][3]string {
 	row := func(name string, f func(s analysis.Side) string) [3]string {
-		return [3]string{name, orDefault(f(b), report.Missing), orDefault(f(h), report.Missing)}
+		return [3]string{name, cmp.Or(f(b), report.Missing), cmp.Or(f(h), report.Missing)}
 	}
 	return [][3]string{
 		row("host", func(s analysis.Side) string { return s.Machine.Hostname }),
@@ -497,13 +491,8 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 // seconds formats a duration given in seconds with 4 significant digits,
 // in the unit report.UnitFor picks.
 func seconds(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	case math.IsNaN(v):
-		return "?"
+	if s, ok := nonFinite(v, "∞"); ok {
+		return s
 	}
 	u := report.UnitFor(math.Abs(v)) // the terminal output's choice of unit
 	unit := u.String()
@@ -518,19 +507,28 @@ func seconds(v float64) string {
 	}
 }
 
+// nonFinite is how v reads when it is not a finite number: inf for +∞,
+// "-∞" and "?" for NaN; ok is false for a finite v.
+func nonFinite(v float64, inf string) (s string, ok bool) {
+	switch {
+	case math.IsInf(v, 1):
+		return inf, true
+	case math.IsInf(v, -1):
+		return "-∞", true
+	case math.IsNaN(v):
+		return "?", true
+	}
+	return "", false
+}
+
 func absCI(s analysis.Summary) string {
 	return fmt.Sprintf("%s [%s, %s]", seconds(s.Median), seconds(s.Lo), seconds(s.Hi))
 }
 
 // pct formats a fraction as a signed percentage; ±Inf as ±∞.
 func pct(v float64, prec int) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	case math.IsNaN(v):
-		return "?"
+	if s, ok := nonFinite(v, "+∞"); ok {
+		return s
 	}
 	x := 100 * v
 	if math.Abs(x) < 0.5*math.Pow(10, -float64(prec)) {

@@ -14,7 +14,7 @@
 // workload.
 //
 // Every Markdown table goes through tablewriter's Markdown renderer
-// (mdTable). The relative figures come from one function, relativeColumn.
+// (report.MarkdownTable). The relative figures come from one function, relativeColumn.
 //
 // The output depends only on the input: no clock is read, maps are walked
 // in sorted order, so regenerating a report from the same results files
@@ -22,9 +22,9 @@
 package document
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +32,9 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/charts"
 )
 
@@ -135,11 +137,11 @@ func (d *doc) linef(format string, args ...any) { d.line(fmt.Sprintf(format, arg
 
 // table writes a Markdown table and the blank line after it.
 func (d *doc) table(header []string, align []tw.Align, rows [][]string) error {
-	s, err := mdTable(header, align, rows)
-	if err != nil {
+	var b strings.Builder // a table that fails leaves nothing behind
+	if err := report.MarkdownTable(&b, header, rows, align); err != nil {
 		return err
 	}
-	d.b.WriteString(s)
+	d.b.WriteString(b.String())
 	d.line("")
 	return nil
 }
@@ -156,7 +158,7 @@ func (d *doc) chart(alt, base string, draw func(path string) error) error {
 			return fmt.Errorf("report: %w", err)
 		}
 	}
-	d.linef("![%s](%s.png) ([SVG](%s.svg))", mdEscape(alt), base, base)
+	d.linef("![%s](%s.png) ([SVG](%s.svg))", report.MdEscape(alt), base, base)
 	return nil
 }
 
@@ -187,8 +189,8 @@ func (d *doc) overview(files []*harness.File, names []string) {
 			runs += fmt.Sprintf(" (%d failed)", failed)
 		}
 		rows[i] = []string{
-			fmt.Sprintf("[%s](#%s)", mdEscape(names[i]), anchor(names[i])),
-			fmt.Sprintf("%s, ns/%s", orDash(f.Workload), unitOf(f)),
+			fmt.Sprintf("[%s](#%s)", report.MdEscape(names[i]), anchor(names[i])),
+			fmt.Sprintf("%s, ns/%s", cmp.Or(f.Workload, report.Missing), analysis.Unit(f)),
 			fmt.Sprint(len(f.Results)), runs, revision(f.Tool), measured(f),
 		}
 	}
@@ -209,13 +211,13 @@ func (d *doc) machines(files []*harness.File, names []string) {
 		if len(files) > 1 {
 			what = "Machine (every file)"
 		}
-		d.linef("%s: %s.", what, mdEscape(descs[0]))
+		d.linef("%s: %s.", what, report.MdEscape(descs[0]))
 		d.line("")
 		return
 	}
 	rows := make([][]string, len(files))
 	for i := range files {
-		rows[i] = []string{mdEscape(names[i]), mdEscape(descs[i])}
+		rows[i] = []string{report.MdEscape(names[i]), report.MdEscape(descs[i])}
 	}
 	d.tableOrNote([]string{"File", "Machine"}, []tw.Align{tw.AlignLeft, tw.AlignLeft}, rows)
 }
@@ -223,17 +225,17 @@ func (d *doc) machines(files []*harness.File, names []string) {
 // tableOrNote writes a table, or a line saying why it could not.
 func (d *doc) tableOrNote(header []string, align []tw.Align, rows [][]string) {
 	if err := d.table(header, align, rows); err != nil {
-		d.linef("(table not rendered: %s)", mdEscape(err.Error()))
+		d.linef("(table not rendered: %s)", report.MdEscape(err.Error()))
 		d.line("")
 	}
 }
 
 // file writes one results file's section.
 func (d *doc) file(f *harness.File, name, slug string) error {
-	d.linef("## %s", mdEscape(name))
+	d.linef("## %s", report.MdEscape(name))
 	d.line("")
 	if f.Tool.Modified {
-		d.linef("> **⚠ Modified working tree**: measured with rootbench %s built with uncommitted changes. Regenerate this file from a clean checkout.", mdEscape(version(f.Tool)))
+		d.linef("> **⚠ Modified working tree**: measured with rootbench %s built with uncommitted changes. Regenerate this file from a clean checkout.", report.MdEscape(version(f.Tool)))
 		d.line("")
 	}
 	if f.Partial {
@@ -241,17 +243,17 @@ func (d *doc) file(f *harness.File, name, slug string) error {
 		d.line("")
 	}
 	for _, w := range f.Warnings {
-		d.linef("> **Warning**: %s", mdEscape(w))
+		d.linef("> **Warning**: %s", report.MdEscape(w))
 		d.line("")
 	}
 	var how []string
 	if len(f.Tool.CommandLine) > 0 {
-		how = append(how, "Command: "+inlineCode(strings.Join(f.Tool.CommandLine, " ")))
+		how = append(how, "Command: "+report.MdCode(strings.Join(f.Tool.CommandLine, " ")))
 	}
 	if len(f.Params) > 0 {
 		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(f.Params)) {
-			parts = append(parts, inlineCode(k+"="+f.Params[k]))
+		for _, k := range report.SortedKeys(f.Params) {
+			parts = append(parts, report.MdCode(k+"="+f.Params[k]))
 		}
 		how = append(how, "parameters of every configuration: "+strings.Join(parts, " "))
 	}
@@ -280,7 +282,7 @@ func (d *doc) charts(f *harness.File, slug string) error {
 		return nil
 	}
 	files := []*harness.File{f}
-	if err := d.chart("Mean time per "+unitOf(f), slug+"-bars", func(p string) error { return charts.Bars(files, p) }); err != nil {
+	if err := d.chart("Mean time per "+analysis.Unit(f), slug+"-bars", func(p string) error { return charts.Bars(files, p) }); err != nil {
 		return err
 	}
 	numbered := func(base string, i, n int) string {
@@ -291,7 +293,7 @@ func (d *doc) charts(f *harness.File, slug string) error {
 	}
 	scales := charts.ScaleGroups(f)
 	for i, g := range scales {
-		err := d.chart("Time per "+unitOf(f)+" of every run", numbered(slug+"-boxes", i, len(scales)), func(p string) error {
+		err := d.chart("Time per "+analysis.Unit(f)+" of every run", numbered(slug+"-boxes", i, len(scales)), func(p string) error {
 			return charts.Boxes(files, p, charts.WithLabels(g.Labels), charts.WithTitle(g.Name))
 		})
 		if err != nil {
@@ -308,7 +310,7 @@ func (d *doc) charts(f *harness.File, slug string) error {
 		}
 	}
 	for _, param := range charts.ScanParams(f) {
-		err := d.chart(fmt.Sprintf("Time per %s against %s", unitOf(f), param), slug+"-scan-"+slugify(param), func(p string) error {
+		err := d.chart(fmt.Sprintf("Time per %s against %s", analysis.Unit(f), param), slug+"-scan-"+slugify(param), func(p string) error {
 			return charts.Scan(f, param, p)
 		})
 		if err != nil {
@@ -336,7 +338,7 @@ func (d *doc) failures(f *harness.File) {
 			if reason == "" {
 				reason = "(no reason recorded)"
 			}
-			d.linef("- **%s**, run %d: %s", mdEscape(r.Label), run.Index, mdEscape(reason))
+			d.linef("- **%s**, run %d: %s", report.MdEscape(r.Label), run.Index, report.MdEscape(reason))
 			if tail := strings.TrimRight(run.StderrTail, "\n"); tail != "" {
 				fence := "```"
 				for strings.Contains(tail, fence) {
@@ -367,11 +369,11 @@ type sideChart struct {
 func sideBySide(files []*harness.File) []sideChart {
 	byKind := map[string][]int{}
 	for i, f := range files {
-		k := f.Workload + "/" + unitOf(f)
+		k := f.Workload + "/" + analysis.Unit(f)
 		byKind[k] = append(byKind[k], i)
 	}
 	var out []sideChart
-	for _, k := range slices.Sorted(maps.Keys(byKind)) {
+	for _, k := range report.SortedKeys(byKind) {
 		idx := byKind[k]
 		if len(idx) < 2 {
 			continue
@@ -406,7 +408,7 @@ func sideBySide(files []*harness.File) []sideChart {
 			}
 		}
 		w := files[idx[0]].Workload
-		out = append(out, sideChart{workload: orDash(w), slug: "all-" + slugify(w+"-"+unitOf(files[idx[0]])), files: holders, labels: labels})
+		out = append(out, sideChart{workload: cmp.Or(w, report.Missing), slug: "all-" + slugify(w+"-"+analysis.Unit(files[idx[0]])), files: holders, labels: labels})
 	}
 	return out
 }
@@ -429,22 +431,14 @@ func anyRuns(f *harness.File) bool {
 	return ok > 0
 }
 
-// unitOf is what Run.Cells counts in f: "cell" (the default) or "call".
-func unitOf(f *harness.File) string {
-	if f.Unit == "" {
-		return "cell"
-	}
-	return f.Unit
-}
-
 // revision is the binary's version and commit (version), marked
 // "**modified**" when built from a dirty tree.
 func revision(t harness.Tool) string {
 	v := version(t)
 	if t.Modified {
-		v = join(" ", v, "**modified**")
+		v = report.JoinNonEmpty(" ", v, "**modified**")
 	}
-	return orDash(v)
+	return cmp.Or(v, report.Missing)
 }
 
 // version is the binary's version and the first 12 digits of its commit:
@@ -459,13 +453,13 @@ func version(t harness.Tool) string {
 	case strings.Contains(v, r):
 		return r
 	}
-	return join(" ", v, "("+r+")")
+	return report.JoinNonEmpty(" ", v, "("+r+")")
 }
 
 // measured is when f's runs started and how long they took.
 func measured(f *harness.File) string {
 	if f.StartedAt.IsZero() {
-		return "—"
+		return report.Missing
 	}
 	s := f.StartedAt.UTC().Format("2006-01-02 15:04")
 	if !f.FinishedAt.IsZero() && f.FinishedAt.After(f.StartedAt) {
@@ -493,5 +487,5 @@ func machineOf(f *harness.File) string {
 	if m.Governor != "" {
 		gov = "governor " + m.Governor
 	}
-	return orDash(join(", ", m.Hostname, m.CPUModel, cpus, join("/", m.OS, m.Arch), m.Kernel, gov, mem, f.Tool.GoVersion))
+	return cmp.Or(report.JoinNonEmpty(", ", m.Hostname, m.CPUModel, cpus, report.JoinNonEmpty("/", m.OS, m.Arch), m.Kernel, gov, mem, f.Tool.GoVersion), report.Missing)
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -325,26 +323,6 @@ func TestCountersSection(t *testing.T) {
 	}
 	if strings.Contains(md, "| ocaml | —") {
 		t.Error("a configuration without counters has a counters row")
-	}
-}
-
-func TestMdTableEscapesAndAligns(t *testing.T) {
-	got, err := mdTable([]string{"Configuration", "ns/cell"}, []tw.Align{tw.AlignLeft, tw.AlignRight},
-		[][]string{{mdEscape("a|b"), "1.5"}, {"long configuration name", "12.25"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[1], "|:-") || !strings.HasSuffix(lines[1], "-:|") {
-		t.Fatalf("table:\n%s\nwant a header, an alignment row (left, right) and two rows", got)
-	}
-	if !strings.Contains(lines[2], `a\|b`) {
-		t.Errorf("row %q: the label's | is not escaped", lines[2])
-	}
-	for _, l := range lines[1:] {
-		if len(l) != len(lines[0]) {
-			t.Errorf("rows of unequal width: %q and %q", lines[0], l)
-		}
 	}
 }
 

@@ -2,10 +2,8 @@ package document
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
@@ -32,12 +30,9 @@ func (d *doc) summary(f *harness.File) {
 			fastest = math.Min(fastest, r.Mean)
 		}
 	}
-	unit := report.UnitFor(fastest)
-	if math.IsInf(fastest, 1) {
-		unit = report.Second
-	}
+	unit := report.UnitFor(fastest) // Second when no result has a mean
 	scale := 1 / unit.Seconds()
-	u := unitOf(f)
+	u := analysis.Unit(f)
 	relHeader, rel, ref := relativeColumn(f)
 
 	header := []string{"Configuration", "Mean ± σ [" + unit.String() + "]", "Median [" + unit.String() + "]",
@@ -53,7 +48,7 @@ func (d *doc) summary(f *harness.File) {
 	rows := make([][]string, 0, len(f.Results))
 	for i := range f.Results {
 		r := &f.Results[i]
-		label := mdEscape(r.Label)
+		label := report.MdEscape(r.Label)
 		if i == ref {
 			label += " (reference)"
 		}
@@ -62,15 +57,12 @@ func (d *doc) summary(f *harness.File) {
 		if r.Failed > 0 {
 			runs += fmt.Sprintf(" (%d failed)", r.Failed)
 		}
-		row := []string{label, "—", "—", "—", "—", "—"}
+		row := []string{label, report.Missing, report.Missing, report.Missing, report.Missing, report.Missing}
 		if ok > 0 && r.Mean > 0 {
-			dec := sigDecimals(r.Mean * scale)
-			sd := "—" // one run has no σ
-			if ok > 1 {
-				sd = fixed(r.Stddev*scale, dec)
-			}
-			row = []string{label, fixed(r.Mean*scale, dec) + " ± " + sd, fixed(r.Median*scale, dec),
-				fixed(r.Min*scale, dec), fixed(r.Max*scale, dec), fourDigits(r.NsPerCell)}
+			dec := report.SignificantDecimals(r.Mean * scale)
+			sd := report.Sigma(r.Stddev*scale, ok, func(x float64) string { return report.Fixed(x, dec) })
+			row = []string{label, report.Fixed(r.Mean*scale, dec) + " ± " + sd, report.Fixed(r.Median*scale, dec),
+				report.Fixed(r.Min*scale, dec), report.Fixed(r.Max*scale, dec), report.FourDigits(r.NsPerCell)}
 		}
 		if relHeader != "" {
 			row = append(row, rel[i])
@@ -99,17 +91,9 @@ func relativeColumn(f *harness.File) (header string, cells []string, ref int) {
 	}
 	cells = make([]string, len(f.Results))
 	for i, row := range rel.Rows {
-		switch {
-		case !row.OK:
-			cells[i] = "—"
-		case row.IsReference && ref < 0:
-			cells[i] = "1.00 (reference)"
-		case row.IsReference:
-			cells[i] = "1.00"
-		case row.Stddev > 0:
-			cells[i] = fmt.Sprintf("%.2f ± %.2f", row.Ratio.Ratio, row.Stddev)
-		default:
-			cells[i] = fmt.Sprintf("%.2f", row.Ratio.Ratio)
+		cells[i] = report.RelativeText(row)
+		if row.OK && row.IsReference && ref < 0 {
+			cells[i] += " (reference)" // several groups: mark each reference
 		}
 	}
 	return header, cells, ref
@@ -132,7 +116,9 @@ const gcNote = "Each file's GC table (the one with *gc cycles*) gives medians ov
 
 // gc writes ONE table for the file: a row per configuration, a column per
 // GC figure (its unit in the header), each cell the median over the
-// configuration's successful runs, each column with one number of decimals.
+// configuration's successful runs: counts as they are (3, or 2.5 for a
+// median), times, shares and sizes with three significant digits
+// (threeDigits).
 func (d *doc) gc(f *harness.File) {
 	cols := gcColumns()
 	var labels []string
@@ -165,11 +151,11 @@ func (d *doc) gc(f *harness.File) {
 	}
 	rows := make([][]string, len(labels))
 	for i, l := range labels {
-		rows[i] = []string{mdEscape(l)}
+		rows[i] = []string{report.MdEscape(l)}
 		for j, k := range cols {
 			cell := threeDigits(medians[i][j])
 			if report.GCColumns[k].Count {
-				cell = fixed(medians[i][j], -1) // as they are: 3, or 2.5 for a median
+				cell = report.Fixed(medians[i][j], -1) // as they are: 3, or 2.5 for a median
 			}
 			rows[i] = append(rows[i], cell)
 		}
@@ -211,11 +197,11 @@ func (d *doc) counters(f *harness.File) {
 	if len(rows) == 0 {
 		return
 	}
-	names := slices.Sorted(maps.Keys(nonzero))
+	names := report.SortedKeys(nonzero)
 	var zero []string
-	for _, k := range slices.Sorted(maps.Keys(all)) {
+	for _, k := range report.SortedKeys(all) {
 		if !nonzero[k] {
-			zero = append(zero, inlineCode(k))
+			zero = append(zero, report.MdCode(k))
 		}
 	}
 	intro := "Implementation counters (cell.Stater), median over each configuration's successful runs"
@@ -234,31 +220,18 @@ func (d *doc) counters(f *harness.File) {
 	}
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
-		cells[i] = []string{mdEscape(r.label)}
+		cells[i] = []string{report.MdEscape(r.label)}
 		for _, k := range names {
 			xs := r.per[k]
 			if len(xs) == 0 {
-				cells[i] = append(cells[i], "—")
+				cells[i] = append(cells[i], report.Missing)
 				continue
 			}
-			cells[i] = append(cells[i], fixed(stats.Median(slices.Sorted(slices.Values(xs))), -1))
+			cells[i] = append(cells[i], report.Fixed(stats.Median(slices.Sorted(slices.Values(xs))), -1))
 		}
 	}
 	d.tableOrNote(header, align, cells)
 }
-
-// sigDecimals is how many decimals give v four significant digits (none
-// from 1000 up).
-func sigDecimals(v float64) int {
-	a := math.Abs(v)
-	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {
-		return 3
-	}
-	return max(0, 3-int(math.Floor(math.Log10(a))))
-}
-
-// fourDigits writes v with four significant digits: 14063, 187.9, 7.510.
-func fourDigits(v float64) string { return fixed(v, sigDecimals(v)) }
 
 // threeDigits writes v with three significant digits (all the integer
 // digits from 100 up), and zero as "0": 22442, 403, 4.80, 0.104.
@@ -268,16 +241,7 @@ func threeDigits(v float64) string {
 	}
 	a := math.Abs(v)
 	if math.IsNaN(a) || math.IsInf(a, 0) {
-		return "—"
+		return report.Missing
 	}
-	return fixed(v, max(0, 2-int(math.Floor(math.Log10(a)))))
-}
-
-// fixed writes v with dec decimals (-1: as many as it needs), "—" when v
-// is not a number.
-func fixed(v float64, dec int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64)
+	return report.Fixed(v, max(0, 2-int(math.Floor(math.Log10(a)))))
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -98,12 +97,7 @@ func paramNames(f *harness.File) []string {
 			seen[k] = true
 		}
 	}
-	names := make([]string, 0, len(seen))
-	for k := range seen {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
+	return report.SortedKeys(seen)
 }
 
 // paramValue is r's value for parameter name: its own, else the file's.

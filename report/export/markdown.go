@@ -64,25 +64,11 @@ func Markdown(w io.Writer, f *harness.File) error {
 		} else {
 			mean += " ± " + report.Missing
 		}
-		rows = append(rows, []string{name, mean, u.Value(r.Min), u.Value(r.Max), relativeCell(rel.Rows[i])})
+		rows = append(rows, []string{name, mean, u.Value(r.Min), u.Value(r.Max), report.RelativeText(rel.Rows[i])})
 	}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	if err := report.MarkdownTable(w, header, rows, align); err != nil {
 		return fmt.Errorf("markdown export: %w", err)
 	}
 	return nil
-}
-
-// relativeCell is "1.00" for a reference, "2.17 ± 0.04" (or "2.17" without
-// a spread) for the others, "—" without a ratio.
-func relativeCell(x analysis.Relative) string {
-	switch {
-	case !x.OK:
-		return report.Missing
-	case x.IsReference:
-		return "1.00"
-	case x.Stddev > 0:
-		return fmt.Sprintf("%.2f ± %.2f", x.Ratio.Ratio, x.Stddev)
-	}
-	return fmt.Sprintf("%.2f", x.Ratio.Ratio)
 }
