@@ -71,7 +71,7 @@ func headlineFile(b *strings.Builder, f *harness.File, name string) error {
 		}
 		med := stats.Describe(times).Median
 		line := []string{report.MdEscape(r.Label), report.Fixed(med, report.SignificantDecimals(med)),
-			fmt.Sprintf("%.1f%%", 100*r.CV), relativeCell(row)}
+			fmt.Sprintf("%.1f%%", 100*r.CV), headlineRelative(row)}
 		if rel.Incumbent != "" {
 			line = append(line, incumbentCell(row.Incumbent))
 		}
@@ -84,17 +84,13 @@ func headlineFile(b *strings.Builder, f *harness.File, name string) error {
 	return report.MarkdownTable(b, header, rows, align)
 }
 
-// relativeCell is "1.00 (reference)" or "2.17 ± 0.04".
-func relativeCell(row analysis.Relative) string {
-	switch {
-	case !row.OK:
-		return "—"
-	case row.IsReference:
+
+// headlineRelative is report.RelativeText with the reference named.
+func headlineRelative(row analysis.Relative) string {
+	if row.OK && row.IsReference {
 		return "1.00 (reference)"
-	case row.Stddev > 0:
-		return fmt.Sprintf("%.2f ± %.2f", row.Ratio.Ratio, row.Stddev)
 	}
-	return fmt.Sprintf("%.2f", row.Ratio.Ratio)
+	return report.RelativeText(row)
 }
 
 // incumbentCell states a result against cgo-handle as a speed-up: the
