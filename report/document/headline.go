@@ -84,7 +84,6 @@ func headlineFile(b *strings.Builder, f *harness.File, name string) error {
 	return report.MarkdownTable(b, header, rows, align)
 }
 
-
 // headlineRelative is report.RelativeText with the reference named.
 func headlineRelative(row analysis.Relative) string {
 	if row.OK && row.IsReference {
