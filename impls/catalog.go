@@ -4,6 +4,10 @@
 //
 // Each implementation lives in its own package under impls/ and imports only
 // cell; this package is the one place that knows them all.
+//
+// Test builds (tag rootbench_faulty) add the deliberately broken cells of
+// impls/faulty, hidden from listings, and honour SlowEnv, a planted slowdown
+// of named cells; shipped builds have neither.
 package impls
 
 import (
@@ -15,7 +19,6 @@ import (
 	"github.com/rootbench/rootbench/cell"
 	"github.com/rootbench/rootbench/impls/boxroot"
 	"github.com/rootbench/rootbench/impls/bxboxed"
-	"github.com/rootbench/rootbench/impls/faulty"
 	"github.com/rootbench/rootbench/impls/generational"
 	"github.com/rootbench/rootbench/impls/ocaml"
 	"github.com/rootbench/rootbench/impls/ref"
@@ -34,8 +37,9 @@ type Entry struct {
 	Unavailable string
 	// Ablation marks boxroot's ablation variants (boxroot:<variant>).
 	Ablation bool
-	// Hidden marks test-only cells: never listed, never in the default set,
-	// reachable only by their exact name.
+	// Hidden marks test-only cells (built only with the rootbench_faulty
+	// tag): never listed, never in the default set, reachable only by their
+	// exact name.
 	Hidden bool
 
 	run func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
@@ -94,12 +98,7 @@ func catalog() []Entry {
 		e.Ablation = true
 		entries = append(entries, e)
 	}
-	for _, f := range faulty.All() {
-		e := bind(f.Name, nil, f.Description, f.New)
-		e.Hidden = true
-		entries = append(entries, e)
-	}
-	return entries
+	return append(entries, testOnlyEntries()...)
 }
 
 var entries = catalog()
@@ -138,8 +137,19 @@ func Names(es []Entry) []string {
 }
 
 // Lookup finds a cell by name or alias, case-insensitively. The error lists
-// the accepted names.
+// the accepted names. In a test build (tag rootbench_faulty) the entry runs
+// with the slowdown ROOTBENCH_SLOW plants on it, if any; a shipped build
+// refuses to look anything up while ROOTBENCH_SLOW is set (see SlowEnv).
 func Lookup(name string) (Entry, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return Entry{}, err
+	}
+	return plant(e)
+}
+
+// lookup is Lookup without the planted slowdown.
+func lookup(name string) (Entry, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, e := range entries {
 		if strings.ToLower(e.Name) == n {

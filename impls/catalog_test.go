@@ -12,7 +12,7 @@ func TestLookupNamesAndAliases(t *testing.T) {
 		"bx-boxed": "bxboxed", "boxroot-boxed": "bxboxed", "bxboxed": "bxboxed",
 		"cgo": "cgo-handle", "generational": "generational",
 		"boxroot:no-reuse": "boxroot:no-reuse", " Boxroot:Force-Remote ": "boxroot:force-remote",
-		"boxroot-handle": "boxroot-handle", "faulty:leak": "faulty:leak",
+		"boxroot-handle": "boxroot-handle",
 	} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want {
@@ -72,7 +72,7 @@ func TestEveryCellIsDescribed(t *testing.T) {
 // boxroot:<variant>, case and spaces) to Resolve: it never panics, and it
 // either fails with a message or returns known, available, unique cells.
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"boxroot", "ocaml,boxroot", "all", "boxroot:no-reuse,boxroot:nosuch", "BX-BOXED, direct", "", ",", "boxroot:", ":", "faulty:leak"} {
+	for _, s := range []string{"boxroot", "ocaml,boxroot", "all", "boxroot:no-reuse,boxroot:nosuch", "BX-BOXED, direct", "", ",", "boxroot:", ":", "faulty:leak", "faulty:crash"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, list string) {
