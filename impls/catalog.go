@@ -42,7 +42,10 @@ type Entry struct {
 	// exact name.
 	Hidden bool
 
-	run func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
+	// rootHandle is the cell's drop-in handle API, if it has one (see
+	// RootHandleFor).
+	rootHandle RootHandle
+	run        func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
 }
 
 // Available reports whether this build can run the cell.
@@ -88,8 +91,7 @@ func catalog() []Entry {
 		bind("bxboxed", []string{"bx-boxed", "boxroot-boxed"},
 			"one extra heap allocation per cell (a box), the box rooted through boxroot", bxboxed.New),
 		cgoHandleEntry(),
-		bind("boxroot-handle", nil,
-			"boxroot behind a drop-in runtime/cgo.Handle-shaped API (no explicit domains)", boxroot.HandleImpl),
+		boxrootHandleEntry(),
 	}
 	for _, v := range boxroot.Variants() {
 		opts := v.Options
@@ -99,6 +101,15 @@ func catalog() []Entry {
 		entries = append(entries, e)
 	}
 	return append(entries, testOnlyEntries()...)
+}
+
+// boxrootHandleEntry is boxroot's drop-in API as a cell, and as the callback
+// workload's boxroot-handle.
+func boxrootHandleEntry() Entry {
+	e := bind("boxroot-handle", nil,
+		"boxroot behind a drop-in runtime/cgo.Handle-shaped API (no explicit domains)", boxroot.HandleImpl)
+	e.rootHandle = boxrootHandle{}
+	return e
 }
 
 var entries = catalog()

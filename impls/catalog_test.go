@@ -95,3 +95,29 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+func TestRootHandleFor(t *testing.T) {
+	names := []string{"boxroot-handle"}
+	if e, _ := Lookup("cgo-handle"); e.Available() {
+		names = append(names, "cgo", "CGO-Handle")
+	}
+	for _, name := range names {
+		h, err := RootHandleFor(name)
+		if err != nil {
+			t.Fatalf("RootHandleFor(%q): %v", name, err)
+		}
+		v := new(int)
+		hd := h.New(v)
+		if got, ok := h.Value(hd).(*int); !ok || got != v {
+			t.Errorf("%s: Value(New(v)) = %v, want v", name, h.Value(hd))
+		}
+		h.Delete(hd)
+	}
+	_, err := RootHandleFor("ref")
+	if err == nil || !strings.Contains(err.Error(), "no drop-in handle API") || !strings.Contains(err.Error(), "boxroot-handle") {
+		t.Errorf("RootHandleFor(ref) error = %v; want one saying so and listing boxroot-handle", err)
+	}
+	if _, err := RootHandleFor("nosuch"); err == nil || !strings.Contains(err.Error(), "boxroot-handle") {
+		t.Errorf("RootHandleFor(nosuch) error = %v; want one listing boxroot-handle", err)
+	}
+}
