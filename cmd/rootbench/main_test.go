@@ -18,6 +18,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
 // The test binary doubles as the rootbench binary: with ROOTBENCH_AS_CLI set
@@ -65,7 +66,7 @@ func cleanEnv() []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING":
+		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW":
 			continue
 		}
 		env = append(env, kv)
@@ -161,7 +162,7 @@ func TestExportsHoldEverySample(t *testing.T) {
 	for _, res := range f.Results {
 		for _, run := range res.Runs {
 			samples++
-			if run.PeakRSSBytes <= 0 || run.WallNs <= 0 || run.Cells != 20*1024 {
+			if run.PeakRSSBytes <= 0 || run.WallNs <= 0 || run.Cells != 20*1024*msgpass.DefaultPasses || len(run.PassNs) != msgpass.DefaultPasses {
 				t.Errorf("%s run %d lacks figures: %+v", res.Label, run.Index, run)
 			}
 			if run.GC.HeapAllocBytes <= 0 {
