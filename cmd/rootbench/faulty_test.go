@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/impls"
 )
 
 func TestFaultyCellsFailLoudly(t *testing.T) {
@@ -137,5 +138,36 @@ func TestInterruptWritesPartialExports(t *testing.T) {
 				t.Fatalf("export after %v: partial=%v, ocaml runs %d", sig, f.Partial, len(f.Results[0].Runs))
 			}
 		})
+	}
+}
+
+// TestPlantedSlowdownReachesTheWorker runs a worker with ROOTBENCH_SLOW set
+// for its cell and for another cell: only the named cell's run is slowed and
+// marked (impls.SlowStat); the passes are all there.
+func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
+	worker := func(env string) harness.Run {
+		t.Helper()
+		r := rootbench(t, []string{"ROOTBENCH_SLOW=" + env}, "worker", "--workload", "msgpass", "--cell", "direct",
+			"--set", "niters=20", "--set", "passes=3")
+		r.must(t, 0)
+		run, err := harness.ParseWorkerOutput([]byte(r.stdout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.PassNs) != 3 || run.Cells != 3*20*1024 {
+			t.Fatalf("worker line has %d passes and %d cells, want 3 and %d", len(run.PassNs), run.Cells, 3*20*1024)
+		}
+		return run
+	}
+	if run := worker("ocaml=20%"); run.Stats[impls.SlowStat] != 200 {
+		t.Errorf("slowed run's stats %v lack %s=200", run.Stats, impls.SlowStat)
+	}
+	if run := worker("ref=20%"); run.Stats[impls.SlowStat] != 0 {
+		t.Errorf("a slowdown planted on ref marked ocaml's run: %v", run.Stats)
+	}
+	r := rootbench(t, []string{"ROOTBENCH_SLOW=ocaml=fast"}, "run", "--cell", "ocaml", "--runs", "1")
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "ROOTBENCH_SLOW") || !strings.Contains(r.stderr, "bad percentage") {
+		t.Errorf("a malformed ROOTBENCH_SLOW is not explained:\n%s", r.stderr)
 	}
 }
