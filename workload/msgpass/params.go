@@ -161,7 +161,7 @@ const DefaultNIters = 10_000
 // DefaultPasses is DefaultParams' Passes: enough measured passes per run
 // that a pass's fixed costs (its GC cycle, its thread hand-offs) average out
 // across them. See the package doc, "Passes".
-const DefaultPasses = 4
+const DefaultPasses = 3
 
 // MaxPasses bounds Passes.
 const MaxPasses = 1000
