@@ -7,8 +7,11 @@ BIN     := bin/rootbench
 PKGS    := ./...
 # Extra flags for `make run`, e.g. make run RUN_FLAGS="--cell boxroot,ref --runs 5".
 RUN_FLAGS ?=
+# Test binaries carry this tag: the test-only faulty:* cells and the planted
+# slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
+TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo lint fmt vet staticcheck bench report results gate-check clean
+.PHONY: all build run test unit race nocgo shipped lint fmt vet staticcheck bench report results gate-check clean
 
 all: build
 
@@ -22,13 +25,22 @@ run: build
 
 # The whole test suite: lint, the race-enabled tests (fuzz seed corpora
 # included), and the build without cgo.
-test: lint race nocgo
+test: lint race nocgo shipped
 
+# The tagged suite, then the shipped build's catalog (no faulty cell,
+# ROOTBENCH_SLOW refused), which only an untagged test binary sees.
 race:
-	$(GO) test -race -timeout 20m $(PKGS)
+	$(GO) test -race -tags $(TEST_TAGS) -timeout 20m $(PKGS)
+	$(GO) test -race ./impls/
 
 unit:
-	$(GO) test $(PKGS)
+	$(GO) test -tags $(TEST_TAGS) $(PKGS)
+
+# The shipped binary has no test-only cell: faulty:crash is an unknown cell
+# (exit 2), refused before any worker starts.
+shipped: build
+	@./$(BIN) run --cell faulty:crash --runs 1 >/dev/null 2>&1; st=$$?; \
+	if [ $$st -ne 2 ]; then echo "shipped: bin/rootbench run --cell faulty:crash exited $$st, want 2 (unknown cell)"; exit 1; fi
 
 # cgo-only parts sit behind build constraints: the build without cgo must
 # succeed and report them unavailable.
@@ -46,13 +58,15 @@ fmt:
 
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags $(TEST_TAGS) $(PKGS)
 
 staticcheck:
 	$(GO) tool staticcheck $(PKGS)
+	$(GO) tool staticcheck -tags $(TEST_TAGS) $(PKGS)
 
 # Go benchmarks of the implementations and the workloads (figures, not tests).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./impls/... ./workload/...
+	$(GO) test -tags $(TEST_TAGS) -run '^$$' -bench . -benchmem ./impls/... ./workload/...
 
 # Regenerate results/REPORT.md and its charts from the committed results/*.json.
 report: build

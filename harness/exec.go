@@ -149,7 +149,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 		}
 		return fail("worker reported an error: " + msg)
 	}
-	run.WallNs, run.Cells, run.GC, run.Stats = rep.WallNs, rep.Cells, rep.GC, rep.Stats
+	run.WallNs, run.Cells, run.PassNs, run.GC, run.Stats = rep.WallNs, rep.Cells, rep.PassNs, rep.GC, rep.Stats
 	return run, false
 }
 

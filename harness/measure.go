@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"runtime/metrics"
@@ -31,6 +32,60 @@ const (
 )
 
 var aroundMetrics = []string{mGCCycles, mGCCPUTotal, mGCCPUAssist, mGCCPUDedic, mGCCPUIdle, mGCCPUPause, mPausesTotal, mPausesStop}
+
+// Pass is what one pass of a workload measured: its own wall time
+// (excluding its set-up and teardown), the units of work it did, and the
+// implementation's statistics after it.
+type Pass struct {
+	Wall  time.Duration
+	Cells int64
+	Stats map[string]int64
+}
+
+// MaxPasses bounds the passes MeasurePasses accepts.
+const MaxPasses = 1000
+
+// MeasurePasses is a measured run of several passes in one process: pass
+// once, unmeasured (the warm-up: it faults in the heap, starts the threads
+// and warms the caches a fresh process lacks), then, under Measure (which
+// first collects the heap, so every run's measurement starts from the same
+// heap), passes more times. Each call of pass must do the whole workload on
+// a fresh implementation and verify it; the first error stops the run.
+//
+// The Run's WallNs and Cells are the sums over the measured passes, PassNs
+// holds each measured pass's wall time, and Stats are the last pass's. The
+// GC figures cover the measured passes only, the time between them included.
+func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
+	if passes < 1 || passes > MaxPasses {
+		return Run{}, fmt.Errorf("measure: %d passes: must be from 1 to %d", passes, MaxPasses)
+	}
+	if _, err := pass(); err != nil {
+		return Run{}, fmt.Errorf("warm-up pass: %w", err)
+	}
+	var wall time.Duration
+	passNs := make([]int64, 0, passes)
+	run, err := Measure(func() (int64, map[string]int64, error) {
+		var cells int64
+		var stats map[string]int64
+		for i := range passes {
+			ps, err := pass()
+			if err != nil {
+				return cells, ps.Stats, fmt.Errorf("measured pass %d of %d: %w", i+1, passes, err)
+			}
+			wall += ps.Wall
+			cells += ps.Cells
+			stats = ps.Stats
+			passNs = append(passNs, ps.Wall.Nanoseconds())
+		}
+		return cells, stats, nil
+	})
+	if err != nil {
+		return run, err
+	}
+	run.WallNs = wall.Nanoseconds()
+	run.PassNs = passNs
+	return run, nil
+}
 
 // Measure runs fn once, the measured workload, and returns its figures as a
 // Run. fn returns the units of work it did (cells or calls), the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -145,5 +146,69 @@ func TestHist(t *testing.T) {
 	}
 	if (hist{}).max() != 0 || (hist{}).midpointSum() != 0 {
 		t.Errorf("empty histogram should give 0")
+	}
+}
+
+// TestMeasurePasses checks the passes' arithmetic and order: one warm-up
+// pass, then the measured ones, whose wall times, cells and last stats make
+// the Run; and that the warm-up's garbage is collected before the
+// measurement, so its GC work is not counted.
+func TestMeasurePasses(t *testing.T) {
+	var calls int
+	run, err := MeasurePasses(3, func() (Pass, error) {
+		calls++
+		if calls == 1 { // the warm-up: 32 MiB of garbage, more than the initial heap goal
+			for i := 0; i < 32<<20/64; i++ {
+				sink = append(sink[:0], make([]byte, 64))
+			}
+			sink = nil
+			return Pass{Wall: time.Hour, Cells: 1 << 40}, nil
+		}
+		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls), Stats: map[string]int64{"pass": int64(calls)}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 {
+		t.Fatalf("%d passes run, want 1 warm-up + 3 measured", calls)
+	}
+	if want := []int64{2e6, 3e6, 4e6}; len(run.PassNs) != 3 || run.PassNs[0] != want[0] || run.PassNs[1] != want[1] || run.PassNs[2] != want[2] {
+		t.Errorf("PassNs = %v, want %v (the measured passes only)", run.PassNs, want)
+	}
+	if run.WallNs != 9e6 || run.Cells != 9 || run.Stats["pass"] != 4 {
+		t.Errorf("WallNs %d, Cells %d, Stats %v; want the sums 9ms and 9, and the last pass's stats", run.WallNs, run.Cells, run.Stats)
+	}
+	if run.GC.Cycles != 0 || run.GC.HeapAllocBytes > 1<<20 {
+		t.Errorf("GC figures count the warm-up: %d cycles, %d bytes allocated", run.GC.Cycles, run.GC.HeapAllocBytes)
+	}
+}
+
+func TestMeasurePassesErrors(t *testing.T) {
+	boom := errors.New("boom")
+	failAt := func(n int) func() (Pass, error) {
+		calls := 0
+		return func() (Pass, error) {
+			if calls++; calls == n {
+				return Pass{Wall: time.Millisecond}, boom
+			}
+			return Pass{Wall: time.Millisecond, Cells: 1}, nil
+		}
+	}
+	for _, c := range []struct {
+		passes, failAt int
+		want           string
+	}{
+		{3, 1, "warm-up pass: boom"},
+		{3, 3, "measured pass 2 of 3: boom"},
+		{0, 0, "0 passes: must be from 1 to 1000"},
+		{MaxPasses + 1, 0, "1001 passes"},
+	} {
+		_, err := MeasurePasses(c.passes, failAt(c.failAt))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MeasurePasses(%d, failing at call %d) error = %v, want %q", c.passes, c.failAt, err, c.want)
+		}
+		if c.failAt > 0 && !errors.Is(err, boom) {
+			t.Errorf("error %v does not wrap the pass's error", err)
+		}
 	}
 }

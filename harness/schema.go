@@ -113,8 +113,9 @@ type Run struct {
 	StartedAt time.Time `json:"started_at"`
 
 	// Filled by the worker.
-	WallNs int64            `json:"wall_ns"` // workload wall time, timed inside the worker
-	Cells  int64            `json:"cells"`   // units of work done (cells or calls)
+	WallNs int64            `json:"wall_ns"`           // workload wall time, timed inside the worker (the sum over PassNs)
+	Cells  int64            `json:"cells"`             // units of work done (cells or calls), over every measured pass
+	PassNs []int64          `json:"pass_ns,omitempty"` // each measured pass's wall time (see MeasurePasses)
 	GC     GC               `json:"gc"`
 	Stats  map[string]int64 `json:"stats,omitempty"`
 

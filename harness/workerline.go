@@ -48,13 +48,35 @@ func ParseWorkerOutput(stdout []byte) (Run, error) {
 		if r.Cells < 0 || (!r.Failed && r.WallNs <= 0) {
 			return Run{}, fmt.Errorf("malformed worker output: wall_ns must be positive and cells not negative in %s", quote(line))
 		}
-		return Run{WallNs: r.WallNs, Cells: r.Cells, GC: r.GC, Stats: r.Stats, Failed: r.Failed, Error: r.Error}, nil
+		if err := checkPasses(r); err != nil {
+			return Run{}, fmt.Errorf("malformed worker output: %v in %s", err, quote(line))
+		}
+		return Run{WallNs: r.WallNs, Cells: r.Cells, PassNs: r.PassNs, GC: r.GC, Stats: r.Stats, Failed: r.Failed, Error: r.Error}, nil
 	}
 	trimmed := bytes.TrimSpace(stdout)
 	if len(trimmed) == 0 {
 		return Run{}, fmt.Errorf("malformed worker output: nothing on standard output, expected a JSON line")
 	}
 	return Run{}, fmt.Errorf("malformed worker output: no JSON line on standard output (last line: %s)", quote(lastLine(trimmed)))
+}
+
+// checkPasses checks a successful run's pass_ns, when present: every pass
+// took positive time, and the passes sum to wall_ns.
+func checkPasses(r Run) error {
+	if r.Failed || len(r.PassNs) == 0 {
+		return nil
+	}
+	var sum int64
+	for _, ns := range r.PassNs {
+		if ns <= 0 {
+			return fmt.Errorf("pass_ns %d: every pass must take positive time", ns)
+		}
+		sum += ns
+	}
+	if sum != r.WallNs {
+		return fmt.Errorf("pass_ns sum to %d, but wall_ns is %d", sum, r.WallNs)
+	}
+	return nil
 }
 
 // quote quotes b for an error message, shortened to maxQuoted bytes.

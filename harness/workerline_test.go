@@ -11,7 +11,7 @@ import (
 
 func TestWorkerLineRoundTrip(t *testing.T) {
 	in := Run{
-		WallNs: 123456789, Cells: 2048000,
+		WallNs: 123456789, Cells: 2048000, PassNs: []int64{100000000, 23456789},
 		GC:    GC{Cycles: 3, CPUTotalNs: 5e6, CPUPercent: 12.5, MaxPauseNs: 80000, PeakHeapBytes: 1 << 24},
 		Stats: map[string]int64{"pools": 4, "remote_frees": 17},
 		// Parent fields a worker should not set: dropped by the parser.
@@ -30,7 +30,7 @@ func TestWorkerLineRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Run{WallNs: in.WallNs, Cells: in.Cells, GC: in.GC, Stats: in.Stats}
+	want := Run{WallNs: in.WallNs, Cells: in.Cells, PassNs: in.PassNs, GC: in.GC, Stats: in.Stats}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
 	}
@@ -48,6 +48,8 @@ func TestParseWorkerOutputErrors(t *testing.T) {
 		{`{"wall_ns": 5`, "malformed worker output: unexpected EOF"},
 		{`{}`, "wall_ns must be positive"},
 		{`{"wall_ns": 5, "cells": -1}`, "cells not negative"},
+		{`{"wall_ns": 10, "pass_ns": [4, 5]}`, "pass_ns sum to 9, but wall_ns is 10"},
+		{`{"wall_ns": 5, "pass_ns": [6, -1]}`, "every pass must take positive time"},
 	} {
 		_, err := ParseWorkerOutput([]byte(c.out))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -70,6 +72,7 @@ func FuzzParseWorkerOutput(f *testing.F) {
 	f.Add([]byte(`{"wall_ns": 5, "cells": 1}`))
 	f.Add([]byte("log\n{\"wall_ns\": 1, \"gc\": {\"cycles\": 2}}\n"))
 	f.Add([]byte(`{"failed": true}`))
+	f.Add([]byte(`{"wall_ns": 9, "cells": 4, "pass_ns": [4, 5]}`))
 	f.Add([]byte("not json"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		r, err := ParseWorkerOutput(out)

@@ -4,6 +4,10 @@
 //
 // Each implementation lives in its own package under impls/ and imports only
 // cell; this package is the one place that knows them all.
+//
+// Test builds (tag rootbench_faulty) add the deliberately broken cells of
+// impls/faulty, hidden from listings, and honour SlowEnv, a planted slowdown
+// of named cells; shipped builds have neither.
 package impls
 
 import (
@@ -15,7 +19,6 @@ import (
 	"github.com/rootbench/rootbench/cell"
 	"github.com/rootbench/rootbench/impls/boxroot"
 	"github.com/rootbench/rootbench/impls/bxboxed"
-	"github.com/rootbench/rootbench/impls/faulty"
 	"github.com/rootbench/rootbench/impls/generational"
 	"github.com/rootbench/rootbench/impls/ocaml"
 	"github.com/rootbench/rootbench/impls/ref"
@@ -34,11 +37,15 @@ type Entry struct {
 	Unavailable string
 	// Ablation marks boxroot's ablation variants (boxroot:<variant>).
 	Ablation bool
-	// Hidden marks test-only cells: never listed, never in the default set,
-	// reachable only by their exact name.
+	// Hidden marks test-only cells (built only with the rootbench_faulty
+	// tag): never listed, never in the default set, reachable only by their
+	// exact name.
 	Hidden bool
 
-	run func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
+	// rootHandle is the cell's drop-in handle API, if it has one (see
+	// RootHandleFor).
+	rootHandle RootHandle
+	run        func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
 }
 
 // Available reports whether this build can run the cell.
@@ -84,8 +91,7 @@ func catalog() []Entry {
 		bind("bxboxed", []string{"bx-boxed", "boxroot-boxed"},
 			"one extra heap allocation per cell (a box), the box rooted through boxroot", bxboxed.New),
 		cgoHandleEntry(),
-		bind("boxroot-handle", nil,
-			"boxroot behind a drop-in runtime/cgo.Handle-shaped API (no explicit domains)", boxroot.HandleImpl),
+		boxrootHandleEntry(),
 	}
 	for _, v := range boxroot.Variants() {
 		opts := v.Options
@@ -94,12 +100,16 @@ func catalog() []Entry {
 		e.Ablation = true
 		entries = append(entries, e)
 	}
-	for _, f := range faulty.All() {
-		e := bind(f.Name, nil, f.Description, f.New)
-		e.Hidden = true
-		entries = append(entries, e)
-	}
-	return entries
+	return append(entries, testOnlyEntries()...)
+}
+
+// boxrootHandleEntry is boxroot's drop-in API as a cell, and as the callback
+// workload's boxroot-handle.
+func boxrootHandleEntry() Entry {
+	e := bind("boxroot-handle", nil,
+		"boxroot behind a drop-in runtime/cgo.Handle-shaped API (no explicit domains)", boxroot.HandleImpl)
+	e.rootHandle = boxrootHandle{}
+	return e
 }
 
 var entries = catalog()
@@ -138,8 +148,19 @@ func Names(es []Entry) []string {
 }
 
 // Lookup finds a cell by name or alias, case-insensitively. The error lists
-// the accepted names.
+// the accepted names. In a test build (tag rootbench_faulty) the entry runs
+// with the slowdown ROOTBENCH_SLOW plants on it, if any; a shipped build
+// refuses to look anything up while ROOTBENCH_SLOW is set (see SlowEnv).
 func Lookup(name string) (Entry, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return Entry{}, err
+	}
+	return plant(e)
+}
+
+// lookup is Lookup without the planted slowdown.
+func lookup(name string) (Entry, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, e := range entries {
 		if strings.ToLower(e.Name) == n {

@@ -12,7 +12,7 @@ func TestLookupNamesAndAliases(t *testing.T) {
 		"bx-boxed": "bxboxed", "boxroot-boxed": "bxboxed", "bxboxed": "bxboxed",
 		"cgo": "cgo-handle", "generational": "generational",
 		"boxroot:no-reuse": "boxroot:no-reuse", " Boxroot:Force-Remote ": "boxroot:force-remote",
-		"boxroot-handle": "boxroot-handle", "faulty:leak": "faulty:leak",
+		"boxroot-handle": "boxroot-handle",
 	} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want {
@@ -72,7 +72,7 @@ func TestEveryCellIsDescribed(t *testing.T) {
 // boxroot:<variant>, case and spaces) to Resolve: it never panics, and it
 // either fails with a message or returns known, available, unique cells.
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"boxroot", "ocaml,boxroot", "all", "boxroot:no-reuse,boxroot:nosuch", "BX-BOXED, direct", "", ",", "boxroot:", ":", "faulty:leak"} {
+	for _, s := range []string{"boxroot", "ocaml,boxroot", "all", "boxroot:no-reuse,boxroot:nosuch", "BX-BOXED, direct", "", ",", "boxroot:", ":", "faulty:leak", "faulty:crash"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, list string) {
@@ -94,4 +94,30 @@ func FuzzResolve(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRootHandleFor(t *testing.T) {
+	names := []string{"boxroot-handle"}
+	if e, _ := Lookup("cgo-handle"); e.Available() {
+		names = append(names, "cgo", "CGO-Handle")
+	}
+	for _, name := range names {
+		h, err := RootHandleFor(name)
+		if err != nil {
+			t.Fatalf("RootHandleFor(%q): %v", name, err)
+		}
+		v := new(int)
+		hd := h.New(v)
+		if got, ok := h.Value(hd).(*int); !ok || got != v {
+			t.Errorf("%s: Value(New(v)) = %v, want v", name, h.Value(hd))
+		}
+		h.Delete(hd)
+	}
+	_, err := RootHandleFor("ref")
+	if err == nil || !strings.Contains(err.Error(), "no drop-in handle API") || !strings.Contains(err.Error(), "boxroot-handle") {
+		t.Errorf("RootHandleFor(ref) error = %v; want one saying so and listing boxroot-handle", err)
+	}
+	if _, err := RootHandleFor("nosuch"); err == nil || !strings.Contains(err.Error(), "boxroot-handle") {
+		t.Errorf("RootHandleFor(nosuch) error = %v; want one listing boxroot-handle", err)
+	}
 }

@@ -39,6 +39,7 @@ func msgpassFlags() []*workloadFlag {
 		{name: "payload", env: "PAYLOAD", typ: "name", help: "static (pointers into a preallocated table) or fresh (a new heap object per cell)"},
 		{name: "queue", env: "QUEUE", typ: "name", help: "shared (one Treiber stack) or per-consumer (one queue per consumer)"},
 		{name: "max-outstanding", env: "MAX_OUTSTANDING", typ: "int", help: "back-pressure: at most this many cells in flight; 0 disables"},
+		{name: "passes", env: "PASSES", typ: "int", help: "measured passes per run, after one unmeasured warm-up pass in the same worker (1 to 1000)"},
 	}
 	def := defaultMsgpassParams().Map()
 	for _, w := range wfs {

@@ -14,7 +14,11 @@ import (
 )
 
 // newWorkerCmd is the hidden command the harness starts once per measured
-// run: it runs one workload once, verifies it, and prints one JSON line.
+// run: it runs one workload, verifies it, and prints one JSON line.
+//
+// A msgpass run is harness.MeasurePasses: one unmeasured warm-up pass, then
+// the passes parameter's measured passes, each on a fresh implementation. A
+// callback run is one measured pass: its runs are long enough already.
 func newWorkerCmd() *cobra.Command {
 	var workload, cellName, pin string
 	var sets []string
@@ -29,12 +33,13 @@ func newWorkerCmd() *cobra.Command {
 					return usageError(fmt.Errorf("--pin: %w", err))
 				}
 			}
-			var fn func() (time.Duration, int64, map[string]int64, error)
+			var run harness.Run
+			var err error
 			switch workload {
 			case "msgpass":
-				e, err := impls.Lookup(cellName)
-				if err != nil {
-					return usageError(err)
+				e, lerr := impls.Lookup(cellName)
+				if lerr != nil {
+					return usageError(lerr)
 				}
 				p := defaultMsgpassParams()
 				if err := applySets(sets, p.Set); err != nil {
@@ -43,10 +48,10 @@ func newWorkerCmd() *cobra.Command {
 				if err := p.Validate(); err != nil {
 					return usageError(err)
 				}
-				fn = func() (time.Duration, int64, map[string]int64, error) {
+				run, err = harness.MeasurePasses(p.Passes, func() (harness.Pass, error) {
 					res, err := e.RunMsgPass(cmd.Context(), p)
-					return res.Wall, res.Cells, res.Stats, err
-				}
+					return harness.Pass{Wall: res.Wall, Cells: res.Cells, Stats: res.Stats}, err
+				})
 			case "callback":
 				p := callback.DefaultParams()
 				p.Variant = cellName
@@ -56,23 +61,25 @@ func newWorkerCmd() *cobra.Command {
 				if err := p.Validate(); err != nil {
 					return usageError(err)
 				}
-				fn = func() (time.Duration, int64, map[string]int64, error) {
-					res, err := callback.Run(cmd.Context(), p)
-					return res.Wall, res.Calls, nil, err
+				var h callback.RootHandle
+				if !strings.EqualFold(strings.TrimSpace(p.Handle), callback.HandleNone) {
+					if h, err = impls.RootHandleFor(p.Handle); err != nil {
+						return usageError(fmt.Errorf("--set handle=%s: %w", p.Handle, err))
+					}
 				}
+				var wall time.Duration
+				run, err = harness.Measure(func() (int64, map[string]int64, error) {
+					res, err := callback.Run(cmd.Context(), p, h)
+					wall = res.Wall
+					return res.Calls, nil, err
+				})
+				run.WallNs = wall.Nanoseconds()
 			default:
 				return usageErrorf("--workload %q: accepted: msgpass, callback", workload)
 			}
-			var wall time.Duration
-			run, err := harness.Measure(func() (int64, map[string]int64, error) {
-				w, cells, stats, err := fn()
-				wall = w
-				return cells, stats, err
-			})
 			if err != nil {
 				return &exitError{code: exitFailed, err: err}
 			}
-			run.WallNs = wall.Nanoseconds()
 			return harness.WriteWorkerLine(os.Stdout, run)
 		},
 	}

@@ -1,7 +1,13 @@
 // Package faulty holds deliberately broken cells, for testing that rootbench
 // notices: a cell that returns a wrong value, one that leaks, one that hangs,
-// and workers that panic, crash, exit or print garbage. They are hidden from
-// `rootbench list` and from the default cell set; tests name them explicitly.
+// and workers that panic, crash, exit or print garbage; and Spin, the busy
+// wait behind the planted slowdown (impls.SlowEnv).
+//
+// Only test binaries link this package: the catalog registers these cells
+// in files built with the rootbench_faulty tag (go test -tags
+// rootbench_faulty, go build -tags rootbench_faulty), so a shipped rootbench
+// has no faulty:* cell. Even there they are hidden from `rootbench list` and
+// from the default cell set; tests name them explicitly.
 package faulty
 
 import (

@@ -29,7 +29,8 @@
 // side resolves, on every call, to a Go object holding the addend 100: in the
 // exported function for plain and cthread, in the serving goroutine for
 // pipe, spin and channel. Handles are created once per thread before the
-// timed loop and deleted after it.
+// timed loop and deleted after it. The handle kind's implementation is given
+// to Run as a RootHandle: the workload imports no implementation.
 //
 // Everything that needs cgo sits behind the cgo build constraint; without
 // cgo, Available is false and Run returns an error carrying Unavailable.
@@ -76,6 +77,21 @@ func Variants() []string { return append([]string(nil), variantNames...) }
 
 // Handles returns the handle names: "none", "cgo-handle", "boxroot-handle".
 func Handles() []string { return append([]string(nil), handleNames...) }
+
+// RootHandle is a root-handle kind as this workload uses it: a Go value kept
+// alive behind a uintptr token that C carries and Go resolves on every call,
+// with runtime/cgo.Handle's shape. The workload knows handle kinds only
+// through this interface; the catalog supplies them by name
+// (impls.RootHandle). Every method must be safe for concurrent use; Value is
+// on the measured path.
+type RootHandle interface {
+	// New roots v and returns its handle.
+	New(v any) uintptr
+	// Value returns the value h roots.
+	Value(h uintptr) any
+	// Delete unroots h; h is not used afterwards.
+	Delete(h uintptr)
+}
 
 // Params are the workload's parameters. Names are matched case-insensitively
 // (surrounding spaces ignored); start from DefaultParams.

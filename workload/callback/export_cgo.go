@@ -12,30 +12,32 @@ package callback
 import "C"
 
 import (
-	"runtime/cgo"
 	"sync/atomic"
-
-	"github.com/rootbench/rootbench/impls/boxroot"
 )
 
 // target is the Go object a handle roots: foo adds its add field.
 type target struct{ add int64 }
 
+// activeHandle is the root handle of the run in progress (nil inside for
+// handle none). Runs are serialized (runMu), and it is set before any caller
+// starts and cleared after every caller has been joined, so every resolve
+// sees its own run's handle. It is atomic because callers include threads
+// created in C, whose start the race detector cannot see.
+var activeHandle atomic.Pointer[handleRef]
+
+// handleRef boxes a RootHandle for activeHandle.
+type handleRef struct{ h RootHandle }
+
 // resolve returns foo(x) for a call carrying handle h in mode handle
 // (an index into Handles): x + Addend without a handle, x + the addend of
-// the object h roots otherwise. A handle that roots something other than a
-// *target yields x, which the sum check then reports.
+// the object h roots otherwise, resolved through the run's RootHandle. A
+// handle that roots something other than a *target yields x, which the sum
+// check then reports.
 func resolve(handle int, h uintptr, x int64) int64 {
-	var v any
-	switch handle {
-	case C.RB_HANDLE_NONE:
+	if handle == C.RB_HANDLE_NONE {
 		return x + Addend
-	case C.RB_HANDLE_CGO:
-		v = cgo.Handle(h).Value()
-	case C.RB_HANDLE_BOXROOT:
-		v = boxroot.Handle(h).Value()
 	}
-	if t, ok := v.(*target); ok {
+	if t, ok := activeHandle.Load().h.Value(h).(*target); ok {
 		return x + t.add
 	}
 	return x

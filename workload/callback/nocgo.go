@@ -15,6 +15,6 @@ const Unavailable = "the callback workload needs cgo: rebuild with CGO_ENABLED=1
 
 // Run always fails in a build without cgo, with an error carrying
 // Unavailable.
-func Run(ctx context.Context, p Params) (Result, error) {
+func Run(ctx context.Context, p Params, h RootHandle) (Result, error) {
 	return Result{}, errors.New(Unavailable)
 }

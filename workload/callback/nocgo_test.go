@@ -15,7 +15,7 @@ func TestUnavailableWithoutCgo(t *testing.T) {
 	if !strings.Contains(Unavailable, "CGO_ENABLED=1") {
 		t.Errorf("Unavailable = %q, want it to say how to rebuild", Unavailable)
 	}
-	_, err := Run(context.Background(), DefaultParams())
+	_, err := Run(context.Background(), DefaultParams(), nil)
 	if err == nil || err.Error() != Unavailable {
 		t.Errorf("Run without cgo = %v, want %q", err, Unavailable)
 	}

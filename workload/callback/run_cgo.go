@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/cgo"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,8 +23,6 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/rootbench/rootbench/impls/boxroot"
 )
 
 // Available reports whether this build can run the workload (it needs cgo).
@@ -41,23 +38,30 @@ var runMu sync.Mutex
 
 // Run runs the workload once with p, verifies that the C side's sum over
 // every call of every thread equals ExpectedSum(p.Calls), and returns what
-// it measured. Runs are serialized.
+// it measured. h implements p.Handle (the catalog supplies it, see
+// RootHandle); it is ignored, and may be nil, for handle none. Runs are
+// serialized.
 //
 // Cancelling ctx stops every calling loop at its next check (every 256
 // calls); Run then returns the partial Result and an error wrapping
 // ctx.Err(). Every goroutine and thread Run starts has ended when it
 // returns.
-func Run(ctx context.Context, p Params) (Result, error) {
+func Run(ctx context.Context, p Params, h RootHandle) (Result, error) {
 	vi, hi, err := p.parse()
 	if err != nil {
 		return Result{}, err
 	}
 	variant := variantNames[vi]
+	if hi != C.RB_HANDLE_NONE && h == nil {
+		return Result{}, fmt.Errorf("callback %s: handle %s: no implementation given", variant, handleNames[hi])
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("callback %s: not started: %w", variant, err)
 	}
 	runMu.Lock()
 	defer runMu.Unlock()
+	activeHandle.Store(&handleRef{h})
+	defer activeHandle.Store(nil)
 
 	r := C.rb_new(C.int(vi), C.int(hi), C.int(p.Threads), C.int64_t(p.Calls))
 	if r == nil {
@@ -65,7 +69,7 @@ func Run(ctx context.Context, p Params) (Result, error) {
 	}
 	defer C.rb_free(r)
 
-	release, err := setHandles(r, hi, p.Threads)
+	release, err := setHandles(r, hi, h, p.Threads)
 	if err != nil {
 		return Result{}, fmt.Errorf("callback %s: %w", variant, err)
 	}
@@ -115,33 +119,24 @@ func cError(code C.int) error {
 	return syscall.Errno(code)
 }
 
-// setHandles creates one target and, unless handle is none, one handle per
-// thread, and gives each thread its handle. release deletes the handles.
-func setHandles(r *C.rb_run, handle, threads int) (release func(), err error) {
-	var dels []func()
+// setHandles gives each thread, unless handle is none, a handle from rh
+// rooting its own target. release deletes the handles.
+func setHandles(r *C.rb_run, handle int, rh RootHandle, threads int) (release func(), err error) {
+	var made []uintptr
 	release = func() {
-		for _, d := range dels {
-			d()
+		for _, h := range made {
+			rh.Delete(h)
 		}
 	}
+	if handle == C.RB_HANDLE_NONE {
+		return release, nil
+	}
+	if handle != C.RB_HANDLE_CGO && handle != C.RB_HANDLE_BOXROOT {
+		return nil, fmt.Errorf("unknown handle mode %d", handle)
+	}
 	for t := range threads {
-		obj := &target{add: Addend}
-		var h uintptr
-		switch handle {
-		case C.RB_HANDLE_NONE:
-			continue
-		case C.RB_HANDLE_CGO:
-			ch := cgo.NewHandle(obj)
-			dels = append(dels, ch.Delete)
-			h = uintptr(ch)
-		case C.RB_HANDLE_BOXROOT:
-			bh := boxroot.NewHandle(obj)
-			dels = append(dels, bh.Delete)
-			h = uintptr(bh)
-		default:
-			release()
-			return nil, fmt.Errorf("unknown handle mode %d", handle)
-		}
+		h := rh.New(&target{add: Addend})
+		made = append(made, h)
 		C.rb_set_handle(r, C.int(t), C.uintptr_t(h))
 	}
 	return release, nil

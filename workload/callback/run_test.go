@@ -31,7 +31,7 @@ func TestRunSums(t *testing.T) {
 			for _, threads := range []int{1, 3} {
 				p := Params{Variant: v, Handle: h, Threads: threads, Calls: calls}
 				t.Run(fmt.Sprintf("%s/%s/%d", v, h, threads), func(t *testing.T) {
-					res, err := Run(context.Background(), p)
+					res, err := Run(context.Background(), p, testHandle(p.Handle))
 					if err != nil {
 						t.Fatalf("Run(%+v): %v", p, err)
 					}
@@ -60,7 +60,7 @@ func TestRunModel(t *testing.T) {
 			Threads: rapid.IntRange(1, 5).Draw(t, "threads"),
 			Calls:   rapid.Int64Range(1, 3_000).Draw(t, "calls"),
 		}
-		res, err := Run(context.Background(), p)
+		res, err := Run(context.Background(), p, testHandle(p.Handle))
 		if err != nil {
 			t.Fatalf("Run(%+v): %v", p, err)
 		}
@@ -76,7 +76,7 @@ func TestRunModel(t *testing.T) {
 func TestRunRejectsBadParams(t *testing.T) {
 	p := DefaultParams()
 	p.Variant = "ucontext"
-	_, err := Run(context.Background(), p)
+	_, err := Run(context.Background(), p, testHandle(p.Handle))
 	if err == nil || !strings.Contains(err.Error(), "ucontext") || !strings.Contains(err.Error(), "accepted") {
 		t.Errorf("Run with a bad variant = %v, want the Validate error", err)
 	}
@@ -115,7 +115,7 @@ func TestNoLeaks(t *testing.T) {
 	const threads, rounds, slack = 3, 5, 2
 	run := func(v string) {
 		p := Params{Variant: v, Handle: HandleCgo, Threads: threads, Calls: 3_000}
-		if _, err := Run(context.Background(), p); err != nil {
+		if _, err := Run(context.Background(), p, testHandle(p.Handle)); err != nil {
 			t.Fatalf("Run(%+v): %v", p, err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestCancel(t *testing.T) {
 			}
 			done := make(chan out, 1)
 			go func() {
-				res, err := Run(ctx, Params{Variant: v, Handle: HandleBoxroot, Threads: 2, Calls: calls})
+				res, err := Run(ctx, Params{Variant: v, Handle: HandleBoxroot, Threads: 2, Calls: calls}, testHandle(HandleBoxroot))
 				done <- out{res, err}
 			}()
 			time.Sleep(20 * time.Millisecond)
@@ -188,7 +188,7 @@ func TestCancel(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := Run(ctx, DefaultParams())
+	res, err := Run(ctx, DefaultParams(), nil)
 	if !errors.Is(err, context.Canceled) || res.Calls != 0 {
 		t.Errorf("Run on a cancelled context = %+v, %v; want no calls and context.Canceled", res, err)
 	}
@@ -202,7 +202,7 @@ func BenchmarkRun(b *testing.B) {
 		for _, h := range Handles() {
 			b.Run(v+"/"+h, func(b *testing.B) {
 				p := Params{Variant: v, Handle: h, Threads: 1, Calls: int64(b.N)}
-				res, err := Run(context.Background(), p)
+				res, err := Run(context.Background(), p, testHandle(p.Handle))
 				if err != nil {
 					b.Fatal(err)
 				}

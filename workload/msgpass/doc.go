@@ -56,4 +56,24 @@
 // Result.Wall runs from releasing the workers (domains created, tables and
 // queues allocated) to the last consumer finishing; closing the domains and
 // the checks after it are not timed.
+//
+// # Passes
+//
+// Run is one pass: NIters batches per producer, the seed benchmark's unit,
+// whose parameters keep their meaning. A measured run of rootbench (one
+// worker process, harness.MeasurePasses) is one unmeasured warm-up pass, a
+// garbage collection, then Params.Passes measured passes, each a Run on a
+// fresh implementation with fresh domains, each verified; the run reports
+// the sum of the passes' Wall and Cells (and each pass's wall time as
+// pass_ns). Every cell of a comparison gets the same Passes, so its runs do
+// equal work, and the results record passes among the parameters.
+//
+// Why: a pass of a few million cells lasts 10-20 ms for the fast cells, and
+// a fresh process's first pass pays fixed costs that do not scale with the
+// cells: first-touch page faults of the heap and the batch buffers, cold
+// caches and branch predictors, thread start-up, and the pass's one GC
+// cycle (about 2 MiB of batch buffers and stack nodes per pass, against the
+// 4 MiB initial heap goal, so one cycle more or less per pass, landing on
+// the measured path or not). The warm-up pass absorbs the first-time costs;
+// summing several passes averages the per-pass ones.
 package msgpass

@@ -131,6 +131,12 @@ type Params struct {
 	// yet deleted) across all producers: back-pressure as an alternative to
 	// MaxDelay.
 	MaxOutstanding int
+	// Passes is the number of measured passes of a measured run: the
+	// harness's worker runs one unmeasured warm-up pass, then Passes
+	// passes, each a whole workload (NIters batches per producer) on a fresh
+	// implementation, and reports their sum. Run itself always runs one
+	// pass and ignores Passes.
+	Passes int
 }
 
 // Result is what one workload run measured and verified.
@@ -152,10 +158,19 @@ const MaxBatchSize = 1 << 24
 // NITERS=100_000; callers that want it say so.
 const DefaultNIters = 10_000
 
+// DefaultPasses is DefaultParams' Passes: enough measured passes per run
+// that a pass's fixed costs (its GC cycle, its thread hand-offs) average out
+// across them. See the package doc, "Passes".
+const DefaultPasses = 3
+
+// MaxPasses bounds Passes.
+const MaxPasses = 1000
+
 // DefaultParams returns the OCaml benchmark's configuration
 // (SCHEDULER=Parallel MAX_DELAY=128 BATCH_SIZE=1024, one producer, one
 // consumer, static payload, shared queue, no outstanding bound) with
-// DefaultNIters batches per producer.
+// DefaultNIters batches per producer, and DefaultPasses measured passes
+// per run.
 func DefaultParams() Params {
 	return Params{
 		Scheduler:      Parallel,
@@ -167,6 +182,7 @@ func DefaultParams() Params {
 		Payload:        Static,
 		Queue:          Shared,
 		MaxOutstanding: 0,
+		Passes:         DefaultPasses,
 	}
 }
 
@@ -181,11 +197,12 @@ const (
 	namePayload        = "payload"
 	nameQueue          = "queue"
 	nameMaxOutstanding = "max-outstanding"
+	namePasses         = "passes"
 )
 
 var paramNames = []string{
 	nameScheduler, nameMaxDelay, nameNIters, nameBatchSize, nameProducers,
-	nameConsumers, namePayload, nameQueue, nameMaxOutstanding,
+	nameConsumers, namePayload, nameQueue, nameMaxOutstanding, namePasses,
 }
 
 // ParamNames returns the canonical parameter names, in a stable order. Set
@@ -222,6 +239,9 @@ func (p Params) Validate() error {
 		return fmt.Errorf("%s %d: must be 0 (no bound) or at least %s (%d), so that one batch fits",
 			nameMaxOutstanding, p.MaxOutstanding, nameBatchSize, p.BatchSize)
 	}
+	if p.Passes < 1 || p.Passes > MaxPasses {
+		return fmt.Errorf("%s %d: must be from 1 to %d", namePasses, p.Passes, MaxPasses)
+	}
 	// All three are >= 1 here, so the divisions are safe and exact bounds.
 	if int64(p.NIters) > math.MaxInt64/int64(p.BatchSize)/int64(p.Producers) {
 		return fmt.Errorf("%s %d × %s %d × %s %d cells overflow int64: lower one of them",
@@ -230,8 +250,9 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// TotalCells is the number of cells a run with p creates (and checks, and
-// deletes): NIters × BatchSize × Producers. Valid only if p.Validate() is nil.
+// TotalCells is the number of cells one pass with p creates (and checks,
+// and deletes): NIters × BatchSize × Producers. A measured run of Passes
+// passes handles Passes times as many. Valid only if p.Validate() is nil.
 func (p Params) TotalCells() int64 {
 	return int64(p.NIters) * int64(p.BatchSize) * int64(p.Producers)
 }
@@ -249,6 +270,7 @@ func (p Params) Map() map[string]string {
 		namePayload:        p.Payload.String(),
 		nameQueue:          p.Queue.String(),
 		nameMaxOutstanding: strconv.Itoa(p.MaxOutstanding),
+		namePasses:         strconv.Itoa(p.Passes),
 	}
 }
 
@@ -295,6 +317,8 @@ func (p *Params) Set(name, value string) error {
 		q.Consumers, err = setInt(canon, value, 1, MaxWorkers, fmt.Sprintf("1 to %d", MaxWorkers))
 	case nameMaxOutstanding:
 		q.MaxOutstanding, err = setInt(canon, value, 0, math.MaxInt, "0 (no bound) or at least batch-size")
+	case namePasses:
+		q.Passes, err = setInt(canon, value, 1, MaxPasses, fmt.Sprintf("1 to %d", MaxPasses))
 	}
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), canon) {

@@ -14,7 +14,7 @@ import (
 func TestDefaultParams(t *testing.T) {
 	p := DefaultParams()
 	want := Params{Scheduler: Parallel, MaxDelay: 128, NIters: DefaultNIters, BatchSize: 1024,
-		Producers: 1, Consumers: 1, Payload: Static, Queue: Shared, MaxOutstanding: 0}
+		Producers: 1, Consumers: 1, Payload: Static, Queue: Shared, MaxOutstanding: 0, Passes: DefaultPasses}
 	if p != want {
 		t.Fatalf("DefaultParams() = %+v, want %+v", p, want)
 	}
@@ -51,13 +51,14 @@ func TestSetSpellings(t *testing.T) {
 	for _, kv := range [][2]string{
 		{"SCHEDULER", "Concurrent"}, {"MAX_DELAY", "-1"}, {"NITERS", "100_000"}, {"producers", "3"},
 		{"consumers", "64"}, {"PAYLOAD", "FRESH"}, {"queue", "per-consumer"}, {"MAX_OUTSTANDING", "8192"},
+		{"PASSES", "1_0"},
 	} {
 		if err := p.Set(kv[0], kv[1]); err != nil {
 			t.Fatalf("Set(%q, %q): %v", kv[0], kv[1], err)
 		}
 	}
 	want := Params{Scheduler: Concurrent, MaxDelay: -1, NIters: 100000, BatchSize: 1024,
-		Producers: 3, Consumers: 64, Payload: Fresh, Queue: PerConsumer, MaxOutstanding: 8192}
+		Producers: 3, Consumers: 64, Payload: Fresh, Queue: PerConsumer, MaxOutstanding: 8192, Passes: 10}
 	if p != want {
 		t.Fatalf("after Sets: %+v, want %+v", p, want)
 	}
@@ -76,6 +77,8 @@ func TestSetErrors(t *testing.T) {
 		{"scheduler", "fast", `unknown scheduler "fast" (accepted: parallel, concurrent, sequential)`},
 		{"payload", "warm", `unknown payload "warm"`},
 		{"queue", "mpmc", `unknown queue "mpmc"`},
+		{"passes", "0", "passes 0: out of range: accepted: 1 to 1000"},
+		{"passes", "1001", "passes 1001: out of range"},
 	}
 	for _, c := range cases {
 		p := DefaultParams()
@@ -106,6 +109,7 @@ func TestValidateErrors(t *testing.T) {
 		want string
 	}{
 		{func(p *Params) { p.NIters = 0 }, "niters 0: must be at least 1"},
+		{func(p *Params) { p.Passes = 0 }, "passes 0: must be from 1 to 1000"},
 		{func(p *Params) { p.BatchSize = -5 }, "batch-size -5"},
 		{func(p *Params) { p.BatchSize = MaxBatchSize + 1 }, "batch-size 16777217"},
 		{func(p *Params) { p.Producers = 0 }, "producers 0: must be from 1 to 64"},
@@ -143,6 +147,7 @@ func validModel(p Params) bool {
 		p.Producers >= 1 && p.Producers <= MaxWorkers &&
 		p.Consumers >= 1 && p.Consumers <= MaxWorkers &&
 		(p.MaxOutstanding == 0 || p.MaxOutstanding >= p.BatchSize) &&
+		p.Passes >= 1 && p.Passes <= MaxPasses &&
 		prod.IsInt64()
 }
 
@@ -164,6 +169,7 @@ func TestValidateModel(t *testing.T) {
 			Payload:        Payload(rapid.IntRange(-1, 2).Draw(t, "payload")),
 			Queue:          Queue(rapid.IntRange(-1, 2).Draw(t, "queue")),
 			MaxOutstanding: anyInt(0, 10000).Draw(t, "max-outstanding"),
+			Passes:         anyInt(1, MaxPasses+1).Draw(t, "passes"),
 		}
 		err := p.Validate()
 		if (err == nil) != validModel(p) {

@@ -1,4 +1,4 @@
-package msgpass_test
+package impls_test
 
 import (
 	"context"
@@ -10,7 +10,10 @@ import (
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
-// BenchmarkSyncShare measures the workload's own synchronisation cost per
+// BenchmarkSyncShare lives beside the catalog, not in workload/msgpass,
+// because it needs two real cells and a workload imports no implementation.
+//
+// It measures the message-passing workload's own synchronisation cost per
 // batch (Treiber stack push and pop, MAX_DELAY bookkeeping and waits,
 // wake-ups) as the ocaml control cell sees it, and sets it against
 // boxroot's time at BATCH_SIZE 1024.
