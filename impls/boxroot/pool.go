@@ -114,16 +114,15 @@ func unpackDelayed(w uint64) (head, n int32) { return int32(w & headMask), int32
 
 // pool is a fixed array of slots, owned by at most one domain at a time.
 //
-// The slots are ordinary interface values in a heap object, so the garbage
-// collector scans them: a value stored in a slot is rooted. A slot holds
-// either a live value or a free mark (see freeMark).
+// The slots hold ordinary interface values in a heap object, so the
+// garbage collector scans them: a value stored in a slot is rooted. A slot
+// holds either a live value or a free mark (see freeMark), and its handle
+// (see slot).
 //
-// The header comes first and the slots last: a slot and a header field
-// 4 KiB apart look alike to the processor's store forwarding (4K aliasing),
-// and with the header after 16 KiB of slots the fields a create/delete loop
-// writes sat 4 KiB multiples from the first slots, the ones such a loop
-// keeps reusing. In a stripped-down copy of that loop, moving the header
-// first took it from 10.7-10.9 to 6.9-8.9 ns.
+// The header comes first and the slots last, so that the header fields a
+// create/delete loop writes are not a multiple of 4 KiB away from the
+// first slots, the ones such a loop keeps reusing (4K aliasing in the
+// processor's store forwarding).
 type pool struct {
 	// Read-mostly fields, on a cache line of their own: every Get and
 	// Delete reads them, from any domain.
