@@ -38,8 +38,8 @@ func cachedPools() map[int32]bool {
 			continue
 		}
 		c = pinCacheID(c)
-		for i := c.head; i != c.tail; i++ {
-			seen[int32(c.sl[i%cacheSize].h&indexMask>>poolLog)] = true
+		for _, s := range c.sl[:c.n] {
+			seen[int32(s.h&indexMask>>poolLog)] = true
 		}
 		unpinCacheID(c)
 	}
