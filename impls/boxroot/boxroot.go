@@ -246,6 +246,12 @@ func (im *Impl) recycle(p *pool) {
 		im.empty = append(im.empty, p)
 		return
 	}
+	im.release(p)
+}
+
+// release takes the unowned, wholly free pool p out of the directory,
+// for the garbage collector (mu held).
+func (im *Impl) release(p *pool) {
 	p.released.Store(true) // before its index can name another pool
 	im.dir[p.idx].Store(nil)
 	im.freeIdx = append(im.freeIdx, p.idx)

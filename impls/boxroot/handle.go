@@ -19,21 +19,26 @@ func init() { std.init(Options{}) }
 //   - a cache per P (pcache): a stack of free slots that NewHandle pops and
 //     Delete pushes while pinned to the P, with no atomic operation and no
 //     lock;
-//   - the depot, under std.mu: every other free slot, on its pool's local
-//     free list. A cache takes cacheBatch slots from it when empty and
-//     gives cacheBatch back when full.
+//   - the depot, under std.mu: every other free slot, in one of up to
+//     maxMags magazines (a batch of cacheBatch slots as a cache gave it
+//     back, passed on whole to the next cache that takes one, without
+//     touching the slots) or on its pool's local free list. A cache takes
+//     cacheBatch slots from it when empty and gives cacheBatch back when
+//     full.
 //
 // Invariants, relied on below:
 //   - a free slot of a drop-in pool is in exactly one place: a cache, the
-//     depot (its pool's local list), or in flight between them in a slow
+//     depot (a magazine, or its pool's local list), or in flight between
+//     them in a slow
 //     path's buffer; its h is the handle its next create returns (see
 //     slot), written by the Delete that freed it before the slot left
 //     that goroutine's hands;
 //   - a drop-in pool is on depot.partial exactly when 0 < local.n <
-//     poolSize; at local.n == poolSize every slot is back in the depot
-//     (none live, none cached), and the pool is recycled at once (kept
-//     empty, up to maxEmpty, or released);
-//   - so a pool with a live or cached slot is never released;
+//     poolSize; at local.n == poolSize every slot is on its local list
+//     (none live, cached or in a magazine), and the pool goes to std.empty
+//     at once; beyond maxEmpty, empty pools unused for a while are
+//     released (see depotTrim);
+//   - so a pool with a live, cached or magazine slot is never released;
 //   - a pool is allocated only when the depot has no free slot: then every
 //     slot of every pool is live, cached or in flight, and the pools number
 //     at most (live + cached + in flight) / poolSize, rounded up.
@@ -45,6 +50,9 @@ const (
 	// maxCaches bounds the Ps that get a cache; goroutines on a P with a
 	// higher id go to the depot every time.
 	maxCaches = 1024
+	// maxMags bounds the depot's magazines: beyond, batches given back go
+	// to their pools' local lists, where wholly free pools are released.
+	maxMags = 16
 )
 
 // pcache is one P's cache of free slots, a stack: sl[:n], newest last;
@@ -91,9 +99,14 @@ var caches [maxCaches]atomic.Pointer[pcache]
 // depot is the drop-in API's store of free slots outside the caches.
 // Everything in it is guarded by std.mu.
 var depot struct {
-	// partial is the ring of drop-in pools with free slots in the depot.
+	// partial is the ring of drop-in pools with free slots on their local
+	// lists.
 	partial ring
-	// refills and flushes count the batches taken and given back.
+	// mags[:nmags] are full magazines; the others are all nil.
+	mags  [maxMags][cacheBatch]*slot
+	nmags int
+	// refills and flushes count the batches taken and given back; their
+	// sum is the depot's clock, which stamps empty pools (pool.lastUsed).
 	refills, flushes int64
 }
 
@@ -192,12 +205,21 @@ func deleteSlow(s *slot) {
 }
 
 // depotTake moves up to len(buf) free slots from the depot into buf and
-// returns how many: from the partial pools, oldest first, then from an
-// empty pool kept by std or a fresh one. It returns 0 only at the capacity
-// limit. It takes and releases std.mu.
+// returns how many: a magazine, else from the partial pools, oldest first,
+// then from an empty pool kept by std or a fresh one. It returns 0 only at
+// the capacity limit. It takes and releases std.mu.
 func depotTake(buf []*slot) int {
 	std.mu.Lock()
 	defer std.mu.Unlock()
+	depot.refills++
+	depotTrim()
+	if len(buf) == cacheBatch && depot.nmags > 0 {
+		depot.nmags--
+		m := &depot.mags[depot.nmags]
+		copy(buf, m[:])
+		clear(m[:])
+		return cacheBatch
+	}
 	k := 0
 	for k < len(buf) {
 		p := depot.partial.head
@@ -221,15 +243,22 @@ func depotTake(buf []*slot) int {
 			depot.partial.remove(p)
 		}
 	}
-	depot.refills++
 	return k
 }
 
-// depotGive puts free slots back on their pools' local lists, recycling
-// the pools that become wholly free. It takes and releases std.mu.
+// depotGive puts free slots back in the depot: a whole batch as a
+// magazine while there is room for one, else on their pools' local lists,
+// recycling the pools that become wholly free. It takes and releases
+// std.mu.
 func depotGive(free []*slot) {
 	std.mu.Lock()
 	defer std.mu.Unlock()
+	depot.flushes++
+	if len(free) == cacheBatch && depot.nmags < maxMags {
+		copy(depot.mags[depot.nmags][:], free)
+		depot.nmags++
+		return
+	}
 	for _, s := range free {
 		// Non-nil: the slot was cached, so its pool is not released.
 		p := std.dir[uintptr(s.h)>>poolLog&dirMask].Load()
@@ -241,18 +270,38 @@ func depotGive(free []*slot) {
 			depot.partial.pushBack(p)
 		}
 		if p.local.n == poolSize {
+			// Every slot is on the local list: the pool is ready for
+			// reuse as it is.
 			depot.partial.remove(p)
-			std.recycle(p)
+			p.lastUsed = depot.refills + depot.flushes
+			std.empty = append(std.empty, p)
 		}
 	}
-	depot.flushes++
+	depotTrim()
+}
+
+// depotTrim releases the oldest empty drop-in pools beyond maxEmpty that
+// have stayed unused for std.idleFactor times the allocator's capacity in
+// handle traffic (batches of cacheBatch given back or taken): long enough
+// that a workload whose live handles swing between zero and a peak (as
+// message passing does) keeps its pools, rather than releasing and
+// reallocating them at every swing. Called with std.mu held.
+func depotTrim() {
+	now := depot.refills + depot.flushes
+	horizon := int64(std.idleFactor) * std.pools * (poolSize / cacheBatch)
+	for len(std.empty) > maxEmpty && now-std.empty[0].lastUsed >= horizon {
+		p := std.empty[0]
+		std.empty[0] = nil
+		std.empty = std.empty[1:]
+		std.release(p)
+	}
 }
 
 // StdStats returns the counters of the allocator behind the drop-in API:
 // pools (in the directory now), peak_pools, pools_allocated,
 // pools_released, pools_empty (wholly free, kept for reuse), refills and
 // flushes (batches of handles the Ps' caches took from and gave back to
-// the depot). NewHandle and Delete count nothing (a shared counter would
+// the depot) and magazines (batches the depot holds whole). NewHandle and Delete count nothing (a shared counter would
 // cost an atomic operation each); count handles yourself (as HandleImpl
 // does) if you need them.
 func StdStats() map[string]int64 {
@@ -266,6 +315,7 @@ func StdStats() map[string]int64 {
 		"pools_empty":     int64(len(std.empty)),
 		"refills":         depot.refills,
 		"flushes":         depot.flushes,
+		"magazines":       int64(depot.nmags),
 	}
 }
 

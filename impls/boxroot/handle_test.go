@@ -29,7 +29,8 @@ func resetStdPeak() {
 }
 
 // cachedPools returns the directory indexes of the pools of the slots in
-// the Ps' caches. Call it only while no goroutine uses the drop-in API.
+// the Ps' caches and the depot's magazines. Call it only while no
+// goroutine uses the drop-in API.
 func cachedPools() map[int32]bool {
 	seen := map[int32]bool{}
 	for id := range caches {
@@ -42,6 +43,13 @@ func cachedPools() map[int32]bool {
 			seen[int32(s.h&indexMask>>poolLog)] = true
 		}
 		unpinCacheID(c)
+	}
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	for _, m := range depot.mags[:depot.nmags] {
+		for _, s := range m {
+			seen[int32(s.h&indexMask>>poolLog)] = true
+		}
 	}
 	return seen
 }
@@ -70,9 +78,19 @@ func stdLiveSlots() (total int64, byPool map[int32]int) {
 
 // checkReleased checks the drop-in allocator's pool accounting while no
 // goroutine uses it: every pool in the directory is kept empty (at most
-// maxEmpty), holds a live slot, or holds a slot some P's cache keeps.
+// maxEmpty), holds a live slot, or holds a slot some P's cache or the
+// depot's magazines keep.
+//
+// It first releases the empty pools beyond maxEmpty as if they had idled
+// long enough (the depot releases them only after a while of disuse).
 func checkReleased(t testing.TB) {
 	t.Helper()
+	std.mu.Lock()
+	saved := std.idleFactor
+	std.idleFactor = 0
+	depotTrim()
+	std.idleFactor = saved
+	std.mu.Unlock()
 	s := StdStats()
 	if s["pools_allocated"]-s["pools_released"] != s["pools"] {
 		t.Errorf("pools: %d allocated - %d released != %d", s["pools_allocated"], s["pools_released"], s["pools"])
