@@ -57,8 +57,11 @@
 // allocator, which keeps 8 and releases the rest to the garbage collector.
 // The drop-in API allocates a pool only when its depot has no free slot,
 // so its pools number at most (live + cached + in flight) / 1024, rounded
-// up, where cached is at most 256 per P; a pool whose every slot is back
-// in the depot is kept (up to 8) or released at once. TestDropInChurn
+// up, where cached is at most 256 per P. A pool whose every slot is back
+// on its free list is kept for reuse; beyond 8 such pools, those unused
+// for sixteen times the allocator's capacity in handle traffic are
+// released (so a workload whose live handles swing between zero and a
+// peak keeps its pools). TestDropInChurn
 // checks this under goroutine churn: 150 waves of 64 goroutines stay
 // within 1.25 times the pools that the peak of live handles needs, plus
 // one per P, and once everything is deleted no pool is kept but the empty
@@ -94,15 +97,18 @@
 // # The drop-in API
 //
 // Free slots live in two tiers, as in a memory allocator's per-CPU caches:
-// a cache per P of up to 256 free slots, and a depot (the pools' local
-// free lists, under one mutex). NewHandle pins the goroutine to its P
+// a cache per P of up to 256 free slots (a stack, so that a goroutine
+// that creates and deletes in turn reuses warm slots), and a depot under
+// one mutex: up to 16 magazines (batches of 128 slots passed on whole
+// from the cache that gave them back to the next that takes one) and the
+// pools' local free lists. NewHandle pins the goroutine to its P
 // (runtime.procPin, as sync.Pool does), pops a slot from the P's cache,
 // unpins, and writes the value; Delete checks the handle's tag, writes the
 // free mark, advances the tag, and pushes the slot onto its own P's cache
 // the same way. Neither takes a lock or an atomic read-modify-write. An
-// empty cache takes 128 slots from the depot, a full one gives 128 back;
-// the depot allocates a pool only when it has no free slot, and recycles a
-// pool when its last slot comes back. Under the race detector each cache
+// empty cache takes 128 slots from the depot, a full one gives its oldest
+// 128 back; the depot allocates a pool only when it has no free slot.
+// Under the race detector each cache
 // is guarded by a mutex instead of the pin (cache_race.go), so that the
 // detector sees the ordering the pin provides.
 //
@@ -179,8 +185,9 @@
 // pushed), slow_creates and domains_open; domains publish their counters
 // on slow paths, so the figures are exact once every domain is closed.
 // StdStats reports the drop-in API's pools, peak_pools, pools_allocated,
-// pools_released, pools_empty, and refills and flushes (batches its caches
-// took from and gave back to the depot).
+// pools_released, pools_empty, refills and flushes (batches its caches
+// took from and gave back to the depot) and magazines (batches the depot
+// holds whole).
 //
 // # When to choose boxroot over runtime/cgo.Handle
 //
