@@ -36,7 +36,8 @@ func NewHandle(v any) Handle {
 // Delete releases a handle from NewHandle; any goroutine may call it. It
 // panics if the handle is invalid or already deleted. It checks the
 // handle's tag, writes the slot's free mark (dropping the value) and
-// advances the tag, then pushes the slot onto the calling P's cache; a full cache gives half of itself back to the depot.
+// advances the tag, then pushes the slot onto the calling P's cache; a
+// full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
 	s := stdLive(h)
 	free(s, h)

@@ -301,9 +301,9 @@ func depotTrim() {
 // pools (in the directory now), peak_pools, pools_allocated,
 // pools_released, pools_empty (wholly free, kept for reuse), refills and
 // flushes (batches of handles the Ps' caches took from and gave back to
-// the depot) and magazines (batches the depot holds whole). NewHandle and Delete count nothing (a shared counter would
-// cost an atomic operation each); count handles yourself (as HandleImpl
-// does) if you need them.
+// the depot) and magazines (batches the depot holds whole). NewHandle and
+// Delete count nothing (a shared counter would cost an atomic operation
+// each); count handles yourself (as HandleImpl does) if you need them.
 func StdStats() map[string]int64 {
 	std.mu.Lock()
 	defer std.mu.Unlock()
