@@ -102,9 +102,11 @@ var depot struct {
 	// partial is the ring of drop-in pools with free slots on their local
 	// lists.
 	partial ring
-	// mags[:nmags] are full magazines; the others are all nil.
-	mags  [maxMags][cacheBatch]*slot
-	nmags int
+	// mags[:nmags] are full magazines; the others are all nil. magTaken
+	// is the clock when a magazine was last taken (see depotTrim).
+	mags     [maxMags][cacheBatch]*slot
+	nmags    int
+	magTaken int64
 	// refills and flushes count the batches taken and given back; their
 	// sum is the depot's clock, which stamps empty pools (pool.lastUsed).
 	refills, flushes int64
@@ -215,6 +217,7 @@ func depotTake(buf []*slot) int {
 	depotTrim()
 	if len(buf) == cacheBatch && depot.nmags > 0 {
 		depot.nmags--
+		depot.magTaken = depot.refills + depot.flushes
 		m := &depot.mags[depot.nmags]
 		copy(buf, m[:])
 		clear(m[:])
@@ -259,6 +262,13 @@ func depotGive(free []*slot) {
 		depot.nmags++
 		return
 	}
+	giveToPools(free)
+	depotTrim()
+}
+
+// giveToPools puts free slots back on their pools' local lists; a pool
+// whose every slot is back goes to std.empty. Called with std.mu held.
+func giveToPools(free []*slot) {
 	for _, s := range free {
 		// Non-nil: the slot was cached, so its pool is not released.
 		p := std.dir[uintptr(s.h)>>poolLog&dirMask].Load()
@@ -277,7 +287,6 @@ func depotGive(free []*slot) {
 			std.empty = append(std.empty, p)
 		}
 	}
-	depotTrim()
 }
 
 // depotTrim releases the oldest empty drop-in pools beyond maxEmpty that
@@ -285,10 +294,21 @@ func depotGive(free []*slot) {
 // handle traffic (batches of cacheBatch given back or taken): long enough
 // that a workload whose live handles swing between zero and a peak (as
 // message passing does) keeps its pools, rather than releasing and
-// reallocating them at every swing. Called with std.mu held.
+// reallocating them at every swing. Magazines not taken from for as long
+// go back to their pools' lists first, so that the pools they hold slots
+// of can empty. Called with std.mu held.
 func depotTrim() {
 	now := depot.refills + depot.flushes
 	horizon := int64(std.idleFactor) * std.pools * (poolSize / cacheBatch)
+	if depot.nmags > 0 && now-depot.magTaken >= horizon {
+		for depot.nmags > 0 {
+			depot.nmags--
+			m := &depot.mags[depot.nmags]
+			giveToPools(m[:])
+			clear(m[:])
+		}
+		depot.magTaken = now
+	}
 	for len(std.empty) > maxEmpty && now-std.empty[0].lastUsed >= horizon {
 		p := std.empty[0]
 		std.empty[0] = nil

@@ -20,9 +20,23 @@ import (
 var churnFull = flag.Bool("boxroot.churn-full", false,
 	"run TestDropInChurn at full size (3000 handles per goroutine) even under -race")
 
-// resetStdPeak makes the drop-in allocator's peak_pools its current pools,
-// so that a test measures its own peak.
+// trimStd releases the drop-in allocator's empty pools beyond maxEmpty as
+// if they had idled long enough (the depot releases them only after a
+// while of disuse).
+func trimStd() {
+	std.mu.Lock()
+	saved := std.idleFactor
+	std.idleFactor = 0
+	depotTrim()
+	std.idleFactor = saved
+	std.mu.Unlock()
+}
+
+// resetStdPeak releases the empty pools other tests left beyond maxEmpty
+// and makes the drop-in allocator's peak_pools its current pools, so that
+// a test measures its own peak.
 func resetStdPeak() {
+	trimStd()
 	std.mu.Lock()
 	std.peak = std.pools
 	std.mu.Unlock()
@@ -80,17 +94,10 @@ func stdLiveSlots() (total int64, byPool map[int32]int) {
 // goroutine uses it: every pool in the directory is kept empty (at most
 // maxEmpty), holds a live slot, or holds a slot some P's cache or the
 // depot's magazines keep.
-//
-// It first releases the empty pools beyond maxEmpty as if they had idled
-// long enough (the depot releases them only after a while of disuse).
+// It first releases the empty pools beyond maxEmpty (trimStd).
 func checkReleased(t testing.TB) {
 	t.Helper()
-	std.mu.Lock()
-	saved := std.idleFactor
-	std.idleFactor = 0
-	depotTrim()
-	std.idleFactor = saved
-	std.mu.Unlock()
+	trimStd()
 	s := StdStats()
 	if s["pools_allocated"]-s["pools_released"] != s["pools"] {
 		t.Errorf("pools: %d allocated - %d released != %d", s["pools_allocated"], s["pools_released"], s["pools"])
