@@ -19,10 +19,10 @@ func init() { std.init(Options{}) }
 //   - a cache per P (pcache): a stack of free slots that NewHandle pops and
 //     Delete pushes while pinned to the P, with no atomic operation and no
 //     lock;
-//   - the depot, under std.mu: every other free slot, in one of up to
-//     maxMags magazines (a batch of cacheBatch slots as a cache gave it
-//     back, passed on whole to the next cache that takes one, without
-//     touching the slots) or on its pool's local free list. A cache takes
+//   - the depot, under std.mu: every other free slot, in a magazine (a
+//     batch of cacheBatch slots as a cache gave it back, passed on whole
+//     to the next cache that takes one, without touching the slots) or on
+//     its pool's local free list. A cache takes
 //     cacheBatch slots from it when empty and gives cacheBatch back when
 //     full.
 //
@@ -50,9 +50,6 @@ const (
 	// maxCaches bounds the Ps that get a cache; goroutines on a P with a
 	// higher id go to the depot every time.
 	maxCaches = 1024
-	// maxMags bounds the depot's magazines: beyond, batches given back go
-	// to their pools' local lists, where wholly free pools are released.
-	maxMags = 16
 )
 
 // pcache is one P's cache of free slots, a stack: sl[:n], newest last;
@@ -102,11 +99,11 @@ var depot struct {
 	// partial is the ring of drop-in pools with free slots on their local
 	// lists.
 	partial ring
-	// mags[:nmags] are full magazines; the others are all nil. magTaken
-	// is the clock when a magazine was last taken (see depotTrim).
-	mags     [maxMags][cacheBatch]*slot
-	nmags    int
-	magTaken int64
+	// mags are the full magazines, spare the emptied ones kept for reuse
+	// (all nil). magTaken is the clock when a magazine was last taken
+	// (see depotTrim).
+	mags, spare []*[cacheBatch]*slot
+	magTaken    int64
 	// refills and flushes count the batches taken and given back; their
 	// sum is the depot's clock, which stamps empty pools (pool.lastUsed).
 	refills, flushes int64
@@ -215,12 +212,13 @@ func depotTake(buf []*slot) int {
 	defer std.mu.Unlock()
 	depot.refills++
 	depotTrim()
-	if len(buf) == cacheBatch && depot.nmags > 0 {
-		depot.nmags--
+	if n := len(depot.mags); len(buf) == cacheBatch && n > 0 {
+		m := depot.mags[n-1]
+		depot.mags = depot.mags[:n-1]
 		depot.magTaken = depot.refills + depot.flushes
-		m := &depot.mags[depot.nmags]
 		copy(buf, m[:])
 		clear(m[:])
+		depot.spare = append(depot.spare, m)
 		return cacheBatch
 	}
 	k := 0
@@ -250,16 +248,23 @@ func depotTake(buf []*slot) int {
 }
 
 // depotGive puts free slots back in the depot: a whole batch as a
-// magazine while there is room for one, else on their pools' local lists,
-// recycling the pools that become wholly free. It takes and releases
+// magazine, else on their pools' local lists. It takes and releases
 // std.mu.
 func depotGive(free []*slot) {
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	depot.flushes++
-	if len(free) == cacheBatch && depot.nmags < maxMags {
-		copy(depot.mags[depot.nmags][:], free)
-		depot.nmags++
+	if len(free) == cacheBatch {
+		var m *[cacheBatch]*slot
+		if n := len(depot.spare); n > 0 {
+			m = depot.spare[n-1]
+			depot.spare[n-1] = nil
+			depot.spare = depot.spare[:n-1]
+		} else {
+			m = new([cacheBatch]*slot)
+		}
+		copy(m[:], free)
+		depot.mags = append(depot.mags, m)
 		return
 	}
 	giveToPools(free)
@@ -300,13 +305,11 @@ func giveToPools(free []*slot) {
 func depotTrim() {
 	now := depot.refills + depot.flushes
 	horizon := int64(std.idleFactor) * std.pools * (poolSize / cacheBatch)
-	if depot.nmags > 0 && now-depot.magTaken >= horizon {
-		for depot.nmags > 0 {
-			depot.nmags--
-			m := &depot.mags[depot.nmags]
+	if len(depot.mags) > 0 && now-depot.magTaken >= horizon {
+		for _, m := range depot.mags {
 			giveToPools(m[:])
-			clear(m[:])
 		}
+		depot.mags, depot.spare = nil, nil
 		depot.magTaken = now
 	}
 	for len(std.empty) > maxEmpty && now-std.empty[0].lastUsed >= horizon {
@@ -335,7 +338,7 @@ func StdStats() map[string]int64 {
 		"pools_empty":     int64(len(std.empty)),
 		"refills":         depot.refills,
 		"flushes":         depot.flushes,
-		"magazines":       int64(depot.nmags),
+		"magazines":       int64(len(depot.mags)),
 	}
 }
 

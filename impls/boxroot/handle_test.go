@@ -60,7 +60,7 @@ func cachedPools() map[int32]bool {
 	}
 	std.mu.Lock()
 	defer std.mu.Unlock()
-	for _, m := range depot.mags[:depot.nmags] {
+	for _, m := range depot.mags {
 		for _, s := range m {
 			seen[int32(s.h&indexMask>>poolLog)] = true
 		}
