@@ -99,9 +99,9 @@
 // Free slots live in two tiers, as in a memory allocator's per-CPU caches:
 // a cache per P of up to 256 free slots (a stack, so that a goroutine
 // that creates and deletes in turn reuses warm slots), and a depot under
-// one mutex: up to 16 magazines (batches of 128 slots passed on whole
-// from the cache that gave them back to the next that takes one) and the
-// pools' local free lists. NewHandle pins the goroutine to its P
+// one mutex: magazines (batches of 128 slots passed on whole from the
+// cache that gave them back to the next that takes one, without touching
+// the slots) and the pools' local free lists. NewHandle pins the goroutine to its P
 // (runtime.procPin, as sync.Pool does), pops a slot from the P's cache,
 // unpins, and writes the value; Delete checks the handle's tag, writes the
 // free mark, advances the tag, and pushes the slot onto its own P's cache
