@@ -163,8 +163,9 @@
 // b.RunParallel: cgo.Handle allocates twice per handle and shares one
 // sync.Map, the drop-in API allocates nothing and shares nothing on its
 // fast path. Its floor is the two pins (procPin and procUnpin, each a call
-// and a read-modify-write of the M's lock count), which on some processors
-// cost as much as two uncontended atomic operations.
+// and a read-modify-write of the M's lock count): BenchmarkCalibratePin
+// measures them, beside BenchmarkCalibrateCAS, the two uncontended atomic
+// operations (a CAS and an OR) that a bitmap-based table pays instead.
 //
 // # Ablations
 //
