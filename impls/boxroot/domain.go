@@ -22,9 +22,6 @@ type Domain struct {
 	// and in local mode with ForceRemote.
 	delPool *pool
 	delList *freeList
-	// delBase is delPool.base, kept here so that Delete's fast path reads
-	// only the slot from the pool, not its header too.
-	delBase Handle
 	// last is the pool of the last handle found through the directory, a
 	// cache for Get and Delete (see find).
 	last *pool
@@ -189,7 +186,6 @@ func (d *Domain) localMode() {
 	if d.opts.ForceRemote {
 		d.delPool = noPool
 	}
-	d.delBase = d.delPool.base
 }
 
 // remoteMode points Delete's fast path at the pending chain, so that the
@@ -203,7 +199,7 @@ func (d *Domain) localMode() {
 // counts), and publish leaves remote mode before the chain, and so the
 // pool, is handed over.
 func (d *Domain) remoteMode() {
-	d.delPool, d.delList, d.delBase = d.pend.p, &d.pend.list, d.pend.p.base
+	d.delPool, d.delList = d.pend.p, &d.pend.list
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
@@ -294,12 +290,13 @@ func (d *Domain) Delete(h Handle) { d.delete(h, (*Domain).deleteSlow) }
 // create.
 func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 	p := d.delPool
-	if i := uintptr(h)&indexMask - uintptr(d.delBase); i < poolSize && p.slots[i].h == h {
-		// A live slot of delPool, found without the directory: in local
-		// mode, a push onto our current pool's list; in remote mode, onto
-		// our pending chain for p. Both lists are ours alone, and so is
-		// the live slot, until its tag moves on. (No slot of noPool
-		// matches a handle: its handles, all invalid, take the slow path.)
+	if i := uintptr(h) & slotMask; p.slots[i].h == h {
+		// A live slot of delPool, found without the directory (a slot's
+		// handle names its pool and matches only its live handle): in
+		// local mode, a push onto our current pool's list; in remote
+		// mode, onto our pending chain for p. Both lists are ours alone,
+		// and so is the live slot, until its tag moves on. (No slot of
+		// noPool matches a handle: see noPool.)
 		s := &p.slots[i]
 		s.v = d.delList.head
 		s.h = h + tagOne

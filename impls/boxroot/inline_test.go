@@ -15,7 +15,7 @@ func TestIntendedInlining(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
-	for _, fn := range []string{"(*Domain).Create", "(*Domain).Delete", "(*Domain).Get", "(*Impl).Get", "Handle.Value"} {
+	for _, fn := range []string{"(*Domain).create", "(*Domain).delete", "(*Domain).Create", "(*Domain).Delete", "(*Domain).Get", "(*Impl).Get", "Handle.Value"} {
 		q := regexp.QuoteMeta(fn)
 		if !regexp.MustCompile(`can inline ` + q + ` with cost`).Match(out) {
 			t.Errorf("%s no longer inlines; the compiler says %q", fn,

@@ -172,14 +172,14 @@ type pool struct {
 }
 
 // noPool is a domain's current pool while it has none (see Domain.cur):
-// its local free list is empty and no slot matches a handle that indexes
-// it (a slot's h has index poolSize, out of any handle of directory index
-// 0), so both fast paths fail on it. Its handles, those of directory index
-// 0, are all invalid. It is shared by every domain and never written.
+// its local free list is empty and no slot matches a handle (slot i's h
+// names slot i+1, modulo poolSize, while a handle h is compared with slot
+// h&slotMask), so both fast paths fail on it. It is shared by every
+// domain and never written.
 var noPool = func() *pool {
 	p := &pool{local: freeList{head: &marks[endOfList]}}
 	for i := range p.slots {
-		p.slots[i] = slot{link(endOfList), poolSize}
+		p.slots[i] = slot{link(endOfList), Handle(i+1) & slotMask}
 	}
 	return p
 }()
