@@ -22,6 +22,10 @@ type Domain struct {
 	// and in local mode with ForceRemote.
 	delPool *pool
 	delList *freeList
+	// delIdx is delPool's directory index (as the 16 bits of a handle
+	// above its slot index carry it), so that Delete's fast path tells
+	// delPool's handles without reading the pool.
+	delIdx uint16
 	// last is the pool of the last handle found through the directory, a
 	// cache for Get and Delete (see find).
 	last *pool
@@ -186,6 +190,7 @@ func (d *Domain) localMode() {
 	if d.opts.ForceRemote {
 		d.delPool = noPool
 	}
+	d.delIdx = uint16(d.delPool.idx)
 }
 
 // remoteMode points Delete's fast path at the pending chain, so that the
@@ -199,7 +204,7 @@ func (d *Domain) localMode() {
 // counts), and publish leaves remote mode before the chain, and so the
 // pool, is handed over.
 func (d *Domain) remoteMode() {
-	d.delPool, d.delList = d.pend.p, &d.pend.list
+	d.delPool, d.delList, d.delIdx = d.pend.p, &d.pend.list, uint16(d.pend.p.idx)
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
@@ -289,19 +294,18 @@ func (d *Domain) Delete(h Handle) { d.delete(h, (*Domain).deleteSlow) }
 // delete is Delete with its slow path passed in, for the reason given at
 // create.
 func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
-	p := d.delPool
-	if i := uintptr(h) & slotMask; p.slots[i].h == h {
-		// A live slot of delPool, found without the directory (a slot's
-		// handle names its pool and matches only its live handle): in
-		// local mode, a push onto our current pool's list; in remote
-		// mode, onto our pending chain for p. Both lists are ours alone,
-		// and so is the live slot, until its tag moves on. (No slot of
-		// noPool matches a handle: see noPool.)
-		s := &p.slots[i]
-		s.v = d.delList.head
-		s.h = h + tagOne
-		d.delList.head = &marks[i]
-		d.delList.n++
+	if i, p := uintptr(h)&slotMask, d.delPool; uint16(h>>poolLog) == d.delIdx && p.slots[i].h == h {
+		// A live slot of delPool, found without the directory: in local
+		// mode, a push onto our current pool's list; in remote mode, onto
+		// our pending chain for p. Both lists are ours alone, and so is
+		// the live slot, until its tag moves on. Only a handle of delPool
+		// reads one of its slots: a slot of another's live handle may be
+		// written meanwhile. (No slot of noPool matches a handle: see
+		// noPool.)
+		l := d.delList
+		p.slots[i] = slot{l.head, h + tagOne}
+		l.head = &marks[i]
+		l.n++
 	} else {
 		slow(d, h)
 	}
