@@ -154,12 +154,11 @@
 //	go test -run XXX -bench 'Handle|Local|Get|RemoteDelete' -count 5 ./impls/boxroot
 //
 // (cpu-ns/op is the thread's CPU time per operation, steadier than wall
-// time on a shared machine). Create and Get inline into their callers,
-// and Delete is one call with its fast path inlined inside
-// (TestIntendedInlining checks it): a local create+delete is a free-list
-// pop and push with no atomics, a Get is three loads and a compare, a
-// remote delete is a link into a private chain, published with one CAS per
-// chain. BenchmarkHandle compares the drop-in API with
+// time on a shared machine). Create, Delete and Get inline into their
+// callers (TestIntendedInlining checks it): a local create+delete is a
+// free-list pop and push with no atomics, a Get is three loads and a
+// compare, a remote delete is a link into a private chain, published with
+// one CAS per chain. BenchmarkHandle compares the drop-in API with
 // runtime/cgo.Handle (new, value, delete) on one goroutine and under
 // b.RunParallel: cgo.Handle allocates twice per handle and shares one
 // sync.Map, the drop-in API allocates nothing and shares nothing on its

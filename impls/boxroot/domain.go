@@ -302,10 +302,9 @@ func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 		// reads one of its slots: a slot of another's live handle may be
 		// written meanwhile. (No slot of noPool matches a handle: see
 		// noPool.)
-		l := d.delList
-		p.slots[i] = slot{l.head, h + tagOne}
-		l.head = &marks[i]
-		l.n++
+		p.slots[i] = slot{d.delList.head, h + tagOne}
+		d.delList.head = &marks[i]
+		d.delList.n++
 	} else {
 		slow(d, h)
 	}
