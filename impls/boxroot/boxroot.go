@@ -1,6 +1,7 @@
 package boxroot
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -9,8 +10,30 @@ import (
 )
 
 // Handle is a boxroot cell: an integer naming a slot of a pool, which C code
-// may hold. The zero Handle is never valid.
+// may hold. Its low 26 bits are the pool's directory index and the slot's
+// index; the bits above are the slot's generation tag (TagBits wide). The
+// zero Handle is never valid.
 type Handle uintptr
+
+// ErrFull is what a create at the capacity limit panics with (wrapped, so
+// test a recovered value with errors.Is): every one of the allocator's
+// 65535 pools is in use, MaxHandles handles. The panic leaves the
+// allocator consistent and unlocked; once handles are deleted, creates
+// succeed again.
+var ErrFull = errors.New("out of handle space")
+
+// fullError is the panic value at the capacity limit.
+type fullError struct {
+	name  string
+	pools int
+}
+
+func (e fullError) Error() string {
+	return fmt.Sprintf("%s: %v: all %d pools of %d slots (%d handles) are in use; delete handles to create more",
+		e.name, ErrFull, e.pools, poolSize, e.pools*poolSize)
+}
+
+func (e fullError) Unwrap() error { return ErrFull }
 
 // Options select one of boxroot's ablation experiments; the zero value is
 // boxroot itself. Each field changes one thing.
@@ -78,6 +101,9 @@ type Impl struct {
 	// trimMin, flushEvery and idleFactor tune the domains' sweeps (the
 	// constants of the same names; tests shorten them to exercise them).
 	trimMin, flushEvery, idleFactor int
+	// poolLimit is one more than the highest directory index allocPool
+	// may use: maxPools, lowered by tests of the capacity limit.
+	poolLimit int32
 
 	mu       sync.Mutex
 	nextIdx  int32   // next never-used directory index
@@ -95,11 +121,18 @@ type Impl struct {
 
 // New returns a boxroot allocator with the given ablation options.
 func New(opts Options) *Impl {
+	im := new(Impl)
+	im.init(opts)
+	return im
+}
+
+// init sets up a zero Impl (New's, or the drop-in API's static one).
+func (im *Impl) init(opts Options) {
 	name := opts.Name
 	if name == "" {
 		name = "boxroot"
 	}
-	im := &Impl{
+	*im = Impl{
 		opts:       opts,
 		name:       name,
 		msg:        name + ": invalid or deleted handle",
@@ -108,8 +141,8 @@ func New(opts Options) *Impl {
 		flushEvery: noReuseFlushEvery,
 		domains:    map[*Domain]struct{}{},
 		nextIdx:    1, // index 0 stays unused: the zero Handle is invalid
+		poolLimit:  maxPools,
 	}
-	return im
 }
 
 // NewDomain returns a fresh domain, to be used by one goroutine at a time.
@@ -138,9 +171,10 @@ func (im *Impl) invalid(h Handle) {
 	panic(invalidHandle{im, h})
 }
 
-// invalidHandle is the panic value for a handle that names no live slot.
-// The fast paths panic with it directly rather than calling invalid: for
-// the inliner a panic is nearly free and a call is not.
+// invalidHandle is the panic value for a handle that names no live slot:
+// zero, deleted (stale, even once its slot is reused), or another
+// allocator's. The fast paths panic with it directly rather than calling
+// invalid: for the inliner a panic is nearly free and a call is not.
 type invalidHandle struct {
 	im *Impl
 	h  Handle
@@ -149,46 +183,44 @@ type invalidHandle struct {
 // Error is the panic message: "<name>: invalid or deleted handle (0x...)".
 func (e invalidHandle) Error() string { return fmt.Sprintf("%s (%#x)", e.im.msg, uintptr(e.h)) }
 
-// lookup returns the pool and the slot h names, or nil, nil. It takes no
-// lock: a pool is stored in the directory fully initialised.
-func (im *Impl) lookup(h Handle) (*pool, *any) {
-	if x := uintptr(h); x < maxPools<<poolLog {
-		if p := im.dir[x>>poolLog].Load(); p != nil {
-			return p, &p.slots[x&slotMask]
+// lookup returns the pool and the live slot h names, or nil, nil. It takes
+// no lock: a pool is stored in the directory fully initialised.
+func (im *Impl) lookup(h Handle) (*pool, *slot) {
+	if p := im.dir[uintptr(h)>>poolLog&dirMask].Load(); p != nil {
+		if s := &p.slots[uintptr(h)&slotMask]; s.h == h {
+			return p, s
 		}
 	}
 	return nil, nil
 }
 
 // Get returns the value rooted by h, from any goroutine, without a domain:
-// the directory load, the slot load and the free-mark check, small enough
-// to inline. It repeats lookup's checks instead of calling it: through
-// lookup Get costs the inliner's whole budget (80), and Domain.Get and
-// Handle.Value, which wrap it, no longer inline. The creator's write of the slot happens before the handle
-// reached the caller (however it was passed on), and nobody writes a live
-// slot.
+// the directory load, the slot load and the tag check (see slot), small
+// enough to inline. It repeats lookup's steps instead of calling it, so
+// that Domain.Get and Handle.Value, which wrap it, inline too. The
+// creator's write of the slot happens before the handle reached the caller
+// (however it was passed on), and nobody writes a live slot but its
+// deleter.
 func (im *Impl) Get(h Handle) any {
-	if x := uintptr(h); x < maxPools<<poolLog {
-		if p := im.dir[x>>poolLog].Load(); p != nil {
-			v := p.slots[x&slotMask]
-			if _, free := v.(*freeMark); !free {
-				return v
-			}
+	if p := im.dir[uintptr(h)>>poolLog&dirMask].Load(); p != nil {
+		if s := &p.slots[uintptr(h)&slotMask]; s.h == h {
+			return s.v
 		}
 	}
 	panic(invalidHandle{im, h})
 }
 
-// allocPool returns a fresh pool registered in the directory. Called with
-// mu held.
+// allocPool returns a fresh pool registered in the directory, or nil if
+// every directory index is in use. Called with mu held; the caller panics
+// with fullError once it has released mu.
 func (im *Impl) allocPool() *pool {
 	var idx int32
 	if n := len(im.freeIdx); n > 0 {
 		idx = im.freeIdx[n-1]
 		im.freeIdx = im.freeIdx[:n-1]
 	} else {
-		if im.nextIdx >= maxPools {
-			panic(fmt.Sprintf("%s: out of handle space (%d pools of %d slots live)", im.name, maxPools, poolSize))
+		if im.nextIdx >= im.poolLimit {
+			return nil
 		}
 		idx = im.nextIdx
 		im.nextIdx++
@@ -202,6 +234,9 @@ func (im *Impl) allocPool() *pool {
 	return p
 }
 
+// full is the panic value at the capacity limit.
+func (im *Impl) full() fullError { return fullError{im.name, int(im.poolLimit - 1)} }
+
 // recycle takes a wholly free, unowned pool (mu held): it is kept on the
 // empty list up to maxEmpty, and released beyond. The pool's delayed list
 // may hold slots; they are free all the same.
@@ -211,6 +246,12 @@ func (im *Impl) recycle(p *pool) {
 		im.empty = append(im.empty, p)
 		return
 	}
+	im.release(p)
+}
+
+// release takes the unowned, wholly free pool p out of the directory,
+// for the garbage collector (mu held).
+func (im *Impl) release(p *pool) {
 	p.released.Store(true) // before its index can name another pool
 	im.dir[p.idx].Store(nil)
 	im.freeIdx = append(im.freeIdx, p.idx)
@@ -219,8 +260,18 @@ func (im *Impl) recycle(p *pool) {
 }
 
 // acquire finds d a pool with room, from the empty list, the orphans, or a
-// fresh allocation, and makes d its owner.
+// fresh allocation, and makes d its owner. At the capacity limit it panics
+// with fullError, mu released.
 func (im *Impl) acquire(d *Domain) *pool {
+	p := im.tryAcquire(d)
+	if p == nil {
+		panic(im.full())
+	}
+	return p
+}
+
+// tryAcquire is acquire, returning nil at the capacity limit.
+func (im *Impl) tryAcquire(d *Domain) *pool {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	var found *pool
@@ -246,8 +297,8 @@ func (im *Impl) acquire(d *Domain) *pool {
 			found = im.empty[n-1]
 			im.empty[n-1] = nil
 			im.empty = im.empty[:n-1]
-		} else {
-			found = im.allocPool()
+		} else if found = im.allocPool(); found == nil {
+			return nil
 		}
 	}
 	// The pool passes from mu's hands to d's: d's accesses to its owner-only

@@ -81,8 +81,8 @@ var (
 	calWord atomic.Uint64
 )
 
-// BenchmarkCalibrateSyncPool is one sync.Pool Get and Put: what the former
-// NewHandle paid to borrow a domain (it used a sync.Pool of domains).
+// BenchmarkCalibrateSyncPool is one sync.Pool Get and Put, the standard
+// library's per-P cache.
 func BenchmarkCalibrateSyncPool(b *testing.B) {
 	defer cpuPerOp(b)()
 	for b.Loop() {
@@ -91,13 +91,29 @@ func BenchmarkCalibrateSyncPool(b *testing.B) {
 	}
 }
 
-// BenchmarkCalibrateCAS is one uncontended load and CAS: what NewHandle
-// pays to claim a slot.
+// BenchmarkCalibrateCAS is one uncontended load and CAS, then one atomic
+// OR: the two atomic operations a bitmap-based handle table pays per
+// handle (claim and free).
 func BenchmarkCalibrateCAS(b *testing.B) {
 	defer cpuPerOp(b)()
 	for b.Loop() {
 		o := calWord.Load()
 		calWord.CompareAndSwap(o, o+1)
+		calWord.Or(1)
+	}
+}
+
+// BenchmarkCalibratePin is two procPin/procUnpin pairs around a trivial
+// per-P update: the synchronisation the drop-in API pays per handle (one
+// pair in NewHandle, one in Delete), its floor.
+func BenchmarkCalibratePin(b *testing.B) {
+	var perP [64]int
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		perP[procPin()&63]++
+		procUnpin()
+		perP[procPin()&63]--
+		procUnpin()
 	}
 }
 

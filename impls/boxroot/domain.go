@@ -22,11 +22,10 @@ type Domain struct {
 	// and in local mode with ForceRemote.
 	delPool *pool
 	delList *freeList
-	// delBase is delPool.base, kept here so that Delete's fast path reads
-	// only the slot from the pool, not its header too: in message passing
-	// that took boxroot from 1.47-1.48x to 1.39-1.43x the workload's own
-	// time (medians of 12 interleaved rounds, twice).
-	delBase Handle
+	// delIdx is delPool's directory index (as the 16 bits of a handle
+	// above its slot index carry it), so that Delete's fast path tells
+	// delPool's handles without reading the pool.
+	delIdx uint16
 	// last is the pool of the last handle found through the directory, a
 	// cache for Get and Delete (see find).
 	last *pool
@@ -71,10 +70,12 @@ func (d *Domain) create(v any, slow func(*Domain, any) Handle) Handle {
 	p := d.cur
 	if i := linkNext(p.local.head); i != endOfList {
 		// Owner-only fields and our own free slots: no atomics needed.
-		p.local.head = p.slots[i&slotMask].(*freeMark)
-		p.slots[i&slotMask] = v
+		// The slot's h is already the handle to return (see slot).
+		s := &p.slots[i&slotMask]
+		p.local.head = s.v.(*freeMark)
+		s.v = v
 		d.taken++
-		return p.base + Handle(i)
+		return s.h
 	}
 	return slow(d, v)
 }
@@ -189,7 +190,7 @@ func (d *Domain) localMode() {
 	if d.opts.ForceRemote {
 		d.delPool = noPool
 	}
-	d.delBase = d.delPool.base
+	d.delIdx = uint16(d.delPool.idx)
 }
 
 // remoteMode points Delete's fast path at the pending chain, so that the
@@ -203,7 +204,7 @@ func (d *Domain) localMode() {
 // counts), and publish leaves remote mode before the chain, and so the
 // pool, is handed over.
 func (d *Domain) remoteMode() {
-	d.delPool, d.delList, d.delBase = d.pend.p, &d.pend.list, d.pend.p.base
+	d.delPool, d.delList, d.delIdx = d.pend.p, &d.pend.list, uint16(d.pend.p.idx)
 }
 
 // take makes p's delayed list its local free list; p's local list is empty.
@@ -266,9 +267,14 @@ func (d *Domain) trim() {
 // another pool) is not trusted; while it is not released, a handle in its
 // range is its handle. The cache keeps a released pool alive until the
 // next miss, no longer.
-func (d *Domain) find(h Handle) (*pool, *any) {
-	if p := d.last; p != nil && uintptr(h-p.base) < poolSize && !p.released.Load() {
-		return p, &p.slots[uintptr(h-p.base)]
+func (d *Domain) find(h Handle) (*pool, *slot) {
+	if p := d.last; p != nil {
+		if i := uintptr(h)&indexMask - uintptr(p.base); i < poolSize && !p.released.Load() {
+			if s := &p.slots[i]; s.h == h {
+				return p, s
+			}
+			return nil, nil
+		}
 	}
 	p, s := d.im.lookup(h)
 	if p != nil {
@@ -278,7 +284,7 @@ func (d *Domain) find(h Handle) (*pool, *any) {
 }
 
 // Get returns the value rooted by h. It is Impl.Get: a directory lookup,
-// the slot read and the free-mark check, small enough to inline.
+// the slot read and the tag check, small enough to inline.
 func (d *Domain) Get(h Handle) any { return d.im.Get(h) }
 
 // Delete releases h. A delete by the pool's owner pushes the slot onto the
@@ -288,14 +294,15 @@ func (d *Domain) Delete(h Handle) { d.delete(h, (*Domain).deleteSlow) }
 // delete is Delete with its slow path passed in, for the reason given at
 // create.
 func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
-	p := d.delPool
-	if i := h - d.delBase; i < poolSize && !markedFree(&p.slots[i]) {
+	if i, p := uintptr(h)&slotMask, d.delPool; uint16(h>>poolLog) == d.delIdx && p.slots[i].h == h {
 		// A live slot of delPool, found without the directory: in local
 		// mode, a push onto our current pool's list; in remote mode, onto
 		// our pending chain for p. Both lists are ours alone, and so is
-		// the live slot. (noPool's slots are all free: its handles, all
-		// invalid, take the slow path.)
-		p.slots[i] = d.delList.head
+		// the live slot, until its tag moves on. Only a handle of delPool
+		// reads one of its slots: a slot of another's live handle may be
+		// written meanwhile. (No slot of noPool matches a handle: see
+		// noPool.)
+		p.slots[i] = slot{d.delList.head, h + tagOne}
 		d.delList.head = &marks[i]
 		d.delList.n++
 	} else {
@@ -307,16 +314,22 @@ func (d *Domain) delete(h Handle, slow func(*Domain, Handle)) {
 //
 //go:noinline
 func (d *Domain) deleteSlow(h Handle) {
+	if d.closed {
+		panic(d.im.name + ": Delete on a closed domain")
+	}
 	p, s := d.find(h)
-	if s == nil || markedFree(s) {
+	if s == nil {
 		d.im.invalid(h)
 	}
+	// The tag moves on first: from here h is stale, whichever list the
+	// slot goes to.
+	s.h = h + tagOne
 	i := int32(uintptr(h) & slotMask)
 	// owner == d can only have been stored by d's own acquire, and only d
 	// can change it (at Close or trim): so if it reads d, d owns p for the
 	// whole of this call and the owner-only fields are ours.
 	if !d.opts.ForceRemote && p.owner.Load() == d {
-		*s = p.local.head
+		s.v = p.local.head
 		p.local.head = &marks[i]
 		p.local.n++
 		if p != d.cur { // cur's are counted by settle
@@ -339,11 +352,8 @@ func (d *Domain) deleteRemote(p *pool, i int32) {
 	if d.pend.p != nil {
 		d.publish()
 	}
-	if d.closed {
-		panic(d.im.name + ": Delete on a closed domain")
-	}
 	d.pend = pending{p: p, list: freeList{&marks[i], 1}, tail: i}
-	p.slots[i] = link(endOfList)
+	p.slots[i].v = link(endOfList)
 	if d.opts.EagerRemote {
 		d.publish()
 		return
@@ -357,7 +367,7 @@ func (d *Domain) publish() {
 	// Leave remote mode first: after the push the pool is not ours to
 	// touch.
 	d.localMode()
-	d.pend.p.push(&d.pend.p.slots[d.pend.tail], linkNext(d.pend.list.head), d.pend.list.n)
+	d.pend.p.push(&d.pend.p.slots[d.pend.tail].v, linkNext(d.pend.list.head), d.pend.list.n)
 	// Remote deletes are counted here, a chain at a time; the counters are
 	// published every 4096 of them (a consumer that never creates has no
 	// other occasion to).
@@ -375,12 +385,9 @@ func (d *Domain) publish() {
 // can still peek at its length without the lock; the owner's Swap takes
 // the mutex too, so the Load-Store pair here cannot lose a concurrent take.
 func (d *Domain) deleteLocked(p *pool, i int32) {
-	if d.closed {
-		panic(d.im.name + ": Delete on a closed domain")
-	}
 	p.mu.Lock()
 	w := p.delayed.Load()
-	p.slots[i] = link(int32(w & headMask))
+	p.slots[i].v = link(int32(w & headMask))
 	p.delayed.Store((w&^headMask + 1<<32) | uint64(i))
 	p.mu.Unlock()
 	d.c.remoteDeletes++

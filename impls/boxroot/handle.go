@@ -1,184 +1,345 @@
 package boxroot
 
 import (
-	mathbits "math/bits"
-	"runtime"
-	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/rootbench/rootbench/cell"
 )
 
 // std is the allocator behind the drop-in API: its directory and pools,
-// but no domains (see stripe).
-var std = New(Options{})
+// with no domains. Its mutex also guards depot. It is a static variable,
+// so that the fast paths address its directory without loading a pointer.
+var std Impl
 
-// stripe is one of the drop-in API's allocation stripes: a set of pools
-// and, among them, the current pool that NewHandle claims slots from. A
-// drop-in pool keeps its free slots in a bitmap (pool.free, a set bit is
-// a free slot) rather than on a free list: NewHandle claims a slot by
-// clearing its bit with one CAS and Delete frees it by setting the bit
-// with one atomic OR. So a handle's whole life costs two atomic
-// operations, no lock and no link to write, and a bitmap word, unlike a
-// list head, has no ABA problem: a CAS that succeeds clears a bit that was
-// set, whatever happened in between.
-type stripe struct {
-	// cur is the pool NewHandle claims from; nil before the first.
-	cur atomic.Pointer[pool]
-	// mu serialises refill: choosing or allocating the next pool.
-	mu sync.Mutex
-	_  [64 - 8 - 8]byte // cur and mu on a cache line of their own
+func init() { std.init(Options{}) }
 
-	// Under mu: the stripe's pools, and where refill's scan resumes.
-	pools []*pool
-	scan  int
-	_     [64 - 24 - 8]byte
-}
-
-// refillScan bounds the pools one refill inspects.
-const refillScan = 8
-
-// maxStripes bounds the number of stripes.
-const maxStripes = 1024
-
-// stripes holds the stripes; stripeMask+1 of them are used, a power of two of
-// at least 64 and 32*GOMAXPROCS (at start-up, at most maxStripes). Two
-// goroutines running at once that hash to the same stripe contend on its
-// bitmap (measured: 115 ns per handle instead of 9 with two goroutines),
-// so there are many more stripes than processors: a given pair collides
-// with probability 1/(stripeMask+1). A stripe costs 128 bytes until a
-// goroutine uses it, and a pool from then on.
-var (
-	stripes    [maxStripes]stripe
-	stripeMask = func() uintptr {
-		n := 64
-		for n < 32*runtime.GOMAXPROCS(0) && n < maxStripes {
-			n *= 2
-		}
-		return uintptr(n - 1)
-	}()
+// The drop-in API keeps free slots in two tiers, as a memory allocator's
+// per-CPU caches over a central free list:
+//
+//   - a cache per P (pcache): a stack of free slots that NewHandle pops and
+//     Delete pushes while pinned to the P, with no atomic operation and no
+//     lock;
+//   - the depot, under std.mu: every other free slot, in a magazine (a
+//     batch of cacheBatch slots as a cache gave it back, passed on whole
+//     to the next cache that takes one, without touching the slots) or on
+//     its pool's local free list. A cache takes
+//     cacheBatch slots from it when empty and gives cacheBatch back when
+//     full.
+//
+// Invariants, relied on below:
+//   - a free slot of a drop-in pool is in exactly one place: a cache, the
+//     depot (a magazine, or its pool's local list), or in flight between
+//     them in a slow
+//     path's buffer; its h is the handle its next create returns (see
+//     slot), written by the Delete that freed it before the slot left
+//     that goroutine's hands;
+//   - a drop-in pool is on depot.partial exactly when 0 < local.n <
+//     poolSize; at local.n == poolSize every slot is on its local list
+//     (none live, cached or in a magazine), and the pool goes to std.empty
+//     at once; beyond maxEmpty, empty pools unused for a while are
+//     released (see depotTrim);
+//   - so a pool with a live, cached or magazine slot is never released;
+//   - a pool is allocated only when the depot has no free slot: then every
+//     slot of every pool is live, cached or in flight, and the pools number
+//     at most (live + cached + in flight) / poolSize, rounded up.
+const (
+	// cacheSize is the capacity of a P's cache, in slots.
+	cacheSize = 256
+	// cacheBatch is what a cache takes from or gives to the depot at once.
+	cacheBatch = cacheSize / 2
+	// maxCaches bounds the Ps that get a cache; goroutines on a P with a
+	// higher id go to the depot every time.
+	maxCaches = 1024
 )
 
-// NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
-// Any goroutine may call it; the handle is valid until Delete.
-//
-// It claims a free slot of the current pool of one of the stripes with one
-// CAS. The stripe is hashed from the address of a local variable, that is
-// from the calling goroutine's stack: a goroutine keeps coming back to the
-// same pool, and goroutines mostly use different ones.
-func NewHandle(v any) Handle {
-	var probe byte
-	// Fibonacci hashing of the stack address in 2 KiB units: goroutine
-	// stacks are powers of two of at least 2 KiB, aligned to their size,
-	// so goroutines running at once never share a unit (in 4 KiB units,
-	// two fresh goroutines often did, and collided on one stripe). Only a
-	// hint: a deep call may hash elsewhere.
-	st := &stripes[uintptr(uint64(uintptr(unsafe.Pointer(&probe))>>11)*0x9E3779B97F4A7C15>>40)&stripeMask%maxStripes]
-	for {
-		p := st.cur.Load()
-		if p != nil {
-			for w := range p.free {
-				word := &p.free[w]
-				for bits := word.Load(); bits != 0; bits = word.Load() {
-					b := bits & -bits // the lowest free slot of the word
-					if word.CompareAndSwap(bits, bits&^b) {
-						// The CAS made the slot ours. The Delete
-						// that freed it wrote its free mark before
-						// its OR, which this CAS observed: so this
-						// write is ordered after that one.
-						i := w<<6 | mathbits.TrailingZeros64(b)
-						p.slots[i] = v
-						return p.base + Handle(i)
-					}
-				}
-			}
-		}
-		st.refill(p)
-	}
+// pcache is one P's cache of free slots, a stack: sl[:n], newest last;
+// the entries from n on are nil, so that a cache keeps no released pool
+// reachable. It is used only by the goroutine pinned to its P (see
+// cache_norace.go). It holds slot pointers rather than handles, so that
+// NewHandle reaches the slot without the directory. It is a stack so that
+// a goroutine that creates and deletes in turn keeps reusing the same few
+// slots, warm in its core's cache (BenchmarkHandle measured a FIFO of the
+// same size, which cycles through all its slots, about 40% slower).
+type pcache struct {
+	_  [64]byte // away from its neighbours in memory
+	n  uint
+	sl [cacheSize]*slot
+	id uint // the P's id: its index in caches
+	_  [64]byte
 }
 
-// refill makes st's current pool one with room, unless another goroutine
-// replaced full (the pool found without room) meanwhile. It looks at a few
-// of st's pools, resuming where the last refill stopped, for one with at
-// least reuseMin free slots, and allocates a pool if none has. So when a
-// pool is allocated, the pools looked at are all at least 15/16 full, and
-// over successive refills every pool of the stripe is looked at.
+// pop takes the newest cached slot, or returns nil if there is none.
+func (c *pcache) pop() *slot {
+	if c.n == 0 {
+		return nil
+	}
+	c.n--
+	s := c.sl[c.n%cacheSize]
+	c.sl[c.n%cacheSize] = nil
+	return s
+}
+
+// push caches s, or returns false if the cache is full.
+func (c *pcache) push(s *slot) bool {
+	if c.n == cacheSize {
+		return false
+	}
+	c.sl[c.n%cacheSize] = s
+	c.n++
+	return true
+}
+
+// caches are the Ps' caches, by P id; nil until a goroutine on the P
+// needs it (see stash).
+var caches [maxCaches]atomic.Pointer[pcache]
+
+// depot is the drop-in API's store of free slots outside the caches.
+// Everything in it is guarded by std.mu.
+var depot struct {
+	// partial is the ring of drop-in pools with free slots on their local
+	// lists.
+	partial ring
+	// mags are the full magazines, spare the emptied ones kept for reuse
+	// (all nil). magTaken is the clock when a magazine was last taken
+	// (see depotTrim).
+	mags, spare []*[cacheBatch]*slot
+	magTaken    int64
+	// refills and flushes count the batches taken and given back; their
+	// sum is the depot's clock, which stamps empty pools (pool.lastUsed).
+	refills, flushes int64
+}
+
+// newHandleSlow takes a batch of free slots from the depot, keeps one for
+// v and caches the rest.
 //
 //go:noinline
-func (st *stripe) refill(full *pool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.cur.Load() != full {
-		return
+func newHandleSlow(v any) Handle {
+	var buf [cacheBatch]*slot
+	n := depotTake(buf[:])
+	if n == 0 {
+		panic(std.full())
 	}
-	refills.Add(1)
-	for k := 0; k < refillScan && k < len(st.pools); k++ {
-		st.scan = (st.scan + 1) % len(st.pools)
-		if p := st.pools[st.scan]; p != full && p.freeSlots() >= reuseMin {
-			st.cur.Store(p)
+	s := buf[n-1]
+	stash(buf[:n-1])
+	s.v = v
+	return s.h
+}
+
+// stash puts free slots into the calling P's cache, making the cache if
+// the P has none; what does not fit goes back to the depot.
+func stash(free []*slot) {
+	for len(free) > 0 {
+		c := pinCache()
+		if c == nil {
+			id := uint(procPin())
+			procUnpin()
+			if id >= maxCaches {
+				depotGive(free)
+				return
+			}
+			// Allocated unpinned; the goroutine may since have moved to
+			// another P, so go round again.
+			caches[id].CompareAndSwap(nil, &pcache{id: id})
+			continue
+		}
+		for len(free) > 0 && c.push(free[0]) {
+			free = free[1:]
+		}
+		unpinCache(c)
+		if len(free) > 0 {
+			depotGive(free)
 			return
 		}
 	}
-	std.mu.Lock()
-	p := std.allocPool()
-	std.mu.Unlock()
-	// p is on no stripe yet: its bitmap is ours until the Store below
-	// publishes it to NewHandle (which then reads it after its Load).
-	for w := range p.free {
-		p.free[w].Store(^uint64(0))
-	}
-	st.pools = append(st.pools, p)
-	st.cur.Store(p)
-}
-
-// freeSlots counts p's free slots in its bitmap, as of now.
-func (p *pool) freeSlots() (n int) {
-	for w := range p.free {
-		n += mathbits.OnesCount64(p.free[w].Load())
-	}
-	return n
 }
 
 // Value returns the value rooted by a handle from NewHandle. It panics if
-// the handle is invalid or deleted (as far as can be detected: a slot may
-// have been reused by a later NewHandle).
+// the handle is invalid or deleted, even when its slot has been reused
+// since (see the package documentation for the tag's width).
 func (h Handle) Value() any { return std.Get(h) }
 
-// Delete releases a handle from NewHandle; any goroutine may call it. It
-// panics if the handle is invalid or already deleted. It writes the slot's
-// free mark and sets the slot's bit in its pool's bitmap with one atomic
-// OR.
-func (h Handle) Delete() {
-	p, s := std.lookup(h)
-	if s == nil || markedFree(s) {
-		std.invalid(h)
+// stdLive returns the slot of a live drop-in handle h, or panics.
+func stdLive(h Handle) *slot {
+	p := std.dir[uintptr(h)>>poolLog&dirMask].Load()
+	if p == nil {
+		panic(invalidHandle{&std, h})
 	}
-	// The slot is ours until its bit is set: the free mark (which drops
-	// the value) is written before, and the OR orders it before the write
-	// of the NewHandle whose CAS claims the slot next.
-	*s = link(endOfList)
-	i := uintptr(h) & slotMask
-	p.free[i>>6].Or(1 << (i & 63))
+	s := &p.slots[h&slotMask]
+	if s.h != h {
+		panic(invalidHandle{&std, h})
+	}
+	return s
 }
 
-// refills counts the drop-in stripes' refills (pool switches), under
-// their mutexes: rare, so an atomic counter costs nothing that matters.
-var refills atomic.Int64
+// free frees the slot s of live handle h: it writes the free mark
+// (dropping the value) and advances the tag. The slot is ours (we hold
+// its live handle) until it is cached: both writes come before, and the
+// cache orders them before the next NewHandle's write of the slot.
+func free(s *slot, h Handle) {
+	s.v = link(endOfList)
+	s.h = h + tagOne
+}
+
+// deleteSlow caches s when the cache is full (giving half of it to the
+// depot) or missing.
+//
+//go:noinline
+func deleteSlow(s *slot) {
+	if c := pinCache(); c != nil {
+		if c.n == cacheSize {
+			// Give back the oldest half, keep the newest (the warmest).
+			var buf [cacheBatch]*slot
+			copy(buf[:], c.sl[:cacheBatch])
+			copy(c.sl[:], c.sl[cacheBatch:])
+			clear(c.sl[cacheSize-cacheBatch:])
+			c.n -= cacheBatch
+			c.push(s)
+			unpinCache(c)
+			depotGive(buf[:])
+			return
+		}
+		unpinCache(c)
+	}
+	stash([]*slot{s})
+}
+
+// depotTake moves up to len(buf) free slots from the depot into buf and
+// returns how many: a magazine, else from the partial pools, oldest first,
+// then from an empty pool kept by std or a fresh one. It returns 0 only at
+// the capacity limit. It takes and releases std.mu.
+func depotTake(buf []*slot) int {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	depot.refills++
+	depotTrim()
+	if n := len(depot.mags); len(buf) == cacheBatch && n > 0 {
+		m := depot.mags[n-1]
+		depot.mags = depot.mags[:n-1]
+		depot.magTaken = depot.refills + depot.flushes
+		copy(buf, m[:])
+		clear(m[:])
+		depot.spare = append(depot.spare, m)
+		return cacheBatch
+	}
+	k := 0
+	for k < len(buf) {
+		p := depot.partial.head
+		if p == nil {
+			if n := len(std.empty); n > 0 {
+				p = std.empty[n-1]
+				std.empty[n-1] = nil
+				std.empty = std.empty[:n-1]
+			} else if p = std.allocPool(); p == nil {
+				break // the limit: the caller panics, unlocked
+			}
+			depot.partial.pushBack(p)
+		}
+		for ; k < len(buf) && p.local.n > 0; k++ {
+			s := &p.slots[linkNext(p.local.head)&slotMask]
+			p.local.head = s.v.(*freeMark)
+			p.local.n--
+			buf[k] = s
+		}
+		if p.local.n == 0 {
+			depot.partial.remove(p)
+		}
+	}
+	return k
+}
+
+// depotGive puts free slots back in the depot: a whole batch as a
+// magazine, else on their pools' local lists. It takes and releases
+// std.mu.
+func depotGive(free []*slot) {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	depot.flushes++
+	if len(free) == cacheBatch {
+		var m *[cacheBatch]*slot
+		if n := len(depot.spare); n > 0 {
+			m = depot.spare[n-1]
+			depot.spare[n-1] = nil
+			depot.spare = depot.spare[:n-1]
+		} else {
+			m = new([cacheBatch]*slot)
+		}
+		copy(m[:], free)
+		depot.mags = append(depot.mags, m)
+		return
+	}
+	giveToPools(free)
+	depotTrim()
+}
+
+// giveToPools puts free slots back on their pools' local lists; a pool
+// whose every slot is back goes to std.empty. Called with std.mu held.
+func giveToPools(free []*slot) {
+	for _, s := range free {
+		// Non-nil: the slot was cached, so its pool is not released.
+		p := std.dir[uintptr(s.h)>>poolLog&dirMask].Load()
+		i := int32(uintptr(s.h) & slotMask)
+		s.v = p.local.head
+		p.local.head = &marks[i]
+		p.local.n++
+		if p.local.n == 1 {
+			depot.partial.pushBack(p)
+		}
+		if p.local.n == poolSize {
+			// Every slot is on the local list: the pool is ready for
+			// reuse as it is.
+			depot.partial.remove(p)
+			p.lastUsed = depot.refills + depot.flushes
+			std.empty = append(std.empty, p)
+		}
+	}
+}
+
+// depotTrim releases the oldest empty drop-in pools beyond maxEmpty that
+// have stayed unused for std.idleFactor times the allocator's capacity in
+// handle traffic (batches of cacheBatch given back or taken): long enough
+// that a workload whose live handles swing between zero and a peak (as
+// message passing does) keeps its pools, rather than releasing and
+// reallocating them at every swing. Magazines not taken from for as long
+// go back to their pools' lists first, so that the pools they hold slots
+// of can empty. Called with std.mu held.
+func depotTrim() {
+	now := depot.refills + depot.flushes
+	horizon := int64(std.idleFactor) * std.pools * (poolSize / cacheBatch)
+	if len(depot.mags) > 0 && now-depot.magTaken >= horizon {
+		for _, m := range depot.mags {
+			giveToPools(m[:])
+		}
+		depot.mags, depot.spare = nil, nil
+		depot.magTaken = now
+	}
+	for len(std.empty) > maxEmpty && now-std.empty[0].lastUsed >= horizon {
+		p := std.empty[0]
+		std.empty[0] = nil
+		std.empty = std.empty[1:]
+		std.release(p)
+	}
+}
 
 // StdStats returns the counters of the allocator behind the drop-in API:
-// pools (allocated; drop-in pools are never released, so this is also the
-// peak) and refills (a stripe's switches to another pool, allocated or
-// reused). NewHandle and Delete count nothing (a shared counter would cost
-// an atomic operation each); count handles yourself (as HandleImpl does)
-// if you need them. A stripe allocates a pool only when the pools its
-// refill looked at are all at least 15/16 full, so pools follows the peak
-// of drop-in handles live at once.
+// pools (in the directory now), peak_pools, pools_allocated,
+// pools_released, pools_empty (wholly free, kept for reuse), refills and
+// flushes (batches of handles the Ps' caches took from and gave back to
+// the depot) and magazines (batches the depot holds whole). NewHandle and
+// Delete count nothing (a shared counter would cost an atomic operation
+// each); count handles yourself (as HandleImpl does) if you need them.
 func StdStats() map[string]int64 {
 	std.mu.Lock()
-	pools := std.pools
-	std.mu.Unlock()
-	return map[string]int64{"pools": pools, "refills": refills.Load()}
+	defer std.mu.Unlock()
+	return map[string]int64{
+		"pools":           std.pools,
+		"peak_pools":      std.peak,
+		"pools_allocated": std.allocs,
+		"pools_released":  std.released,
+		"pools_empty":     int64(len(std.empty)),
+		"refills":         depot.refills,
+		"flushes":         depot.flushes,
+		"magazines":       int64(len(depot.mags)),
+	}
 }
 
 // HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every

@@ -32,19 +32,7 @@ func TestPoolLayout(t *testing.T) {
 	if line(lines[4].off) != line(lines[2].off)+1 {
 		t.Errorf("delayed not on a line of its own: at %d", lines[4].off)
 	}
-	if free := unsafe.Offsetof(p.free); free != (line(lines[4].off)+1)*64 || lines[5].off != free+unsafe.Sizeof(p.free) {
-		t.Errorf("free bitmap not on the lines after delayed's, followed by the slots: free at %d, slots at %d", free, lines[5].off)
-	}
-}
-
-// TestMarkedFree checks that markedFree, which reads an interface's type
-// word, agrees with the type assertion it stands for.
-func TestMarkedFree(t *testing.T) {
-	var x int
-	for _, v := range []any{link(0), link(endOfList), &marks[7], nil, 0, &x, "s", new(freeMark)} {
-		_, want := v.(*freeMark)
-		if got := markedFree(&v); got != want {
-			t.Errorf("markedFree(%#v) = %v, want %v", v, got, want)
-		}
+	if lines[5].off != (line(lines[4].off)+1)*64 {
+		t.Errorf("slots not on the line after delayed's: delayed at %d, slots at %d", lines[4].off, lines[5].off)
 	}
 }

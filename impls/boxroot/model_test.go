@@ -29,7 +29,8 @@ type machine struct {
 	// random choice.
 	live  map[Handle]int64
 	order []Handle
-	// dead are handles deleted and not (as far as the model knows) reused.
+	// dead are handles deleted: never valid again, their slots reused or
+	// not.
 	dead   []Handle
 	nextID int64
 	// deletes counts the model's deletes (nextID counts its creates).
@@ -57,16 +58,14 @@ func (m *machine) create(di int) error {
 	if id, ok := m.live[h]; ok {
 		return fmt.Errorf("Create returned handle %#x, already live with value %d", h, id)
 	}
-	m.live[h] = m.nextID
-	m.order = append(m.order, h)
-	// h may have been a dead handle: it is valid again.
-	for i, x := range m.dead {
+	// A reused slot comes with a new tag: a dead handle never comes back.
+	for _, x := range m.dead {
 		if x == h {
-			m.dead[i] = m.dead[len(m.dead)-1]
-			m.dead = m.dead[:len(m.dead)-1]
-			break
+			return fmt.Errorf("Create returned handle %#x again after its Delete", h)
 		}
 	}
+	m.live[h] = m.nextID
+	m.order = append(m.order, h)
 	return nil
 }
 

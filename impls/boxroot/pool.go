@@ -1,6 +1,8 @@
 package boxroot
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -17,11 +19,28 @@ const (
 	endOfList = poolSize
 
 	// dirLog is log2 of the directory's length, which bounds the pools of
-	// one Impl: 2^16 pools of 1024 slots, 2^26 (67M) handles live at once.
-	// Directory index 0 is never used, so the zero Handle names no pool.
+	// one Impl. Directory index 0 is never used, so the zero Handle names
+	// no pool: 2^16-1 pools of 1024 slots, 2^26-1024 handles live at once.
 	dirLog = 16
 	// maxPools is the directory's length.
 	maxPools = 1 << dirLog
+	// dirMask extracts a directory index from a handle shifted right by
+	// poolLog.
+	dirMask = maxPools - 1
+	// MaxHandles is the most handles one allocator (an Impl, or the
+	// drop-in API) holds live at once: 2^26 - 1024.
+	MaxHandles = (maxPools - 1) * poolSize
+
+	// indexBits is the width of a handle's index part (directory index
+	// and slot index); the bits above it are the generation tag.
+	indexBits = dirLog + poolLog
+	// indexMask extracts a handle's index part.
+	indexMask = 1<<indexBits - 1
+	// TagBits is the width of a handle's generation tag: 38 bits where
+	// uintptr has 64, 6 where it has 32.
+	TagBits = bits.UintSize - indexBits
+	// tagOne is one step of the generation tag.
+	tagOne = Handle(1) << indexBits
 
 	// reuseMin is the number of free slots (local plus delayed) that makes
 	// an owned pool worth switching to: below it a domain would come back to
@@ -68,16 +87,21 @@ func linkNext(m *freeMark) int32 {
 	return int32(uintptr(unsafe.Pointer(m)) - uintptr(unsafe.Pointer(&marks)))
 }
 
-// markType is the type word of an interface holding a *freeMark.
-var markType = efaceType(link(0))
-
-// efaceType returns the type word of an interface value.
-func efaceType(v any) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&v)) }
-
-// markedFree reports whether the slot at s holds a free mark. It reads
-// only the interface's type word, which costs the inliner less than a
-// type assertion (Delete's fast path needs the room).
-func markedFree(s *any) bool { return *(*unsafe.Pointer)(unsafe.Pointer(s)) == markType }
+// slot is one cell of a pool: the rooted value (or a free mark) and the
+// slot's current handle, generation tag included.
+//
+// Invariant: while the slot is live, h is the handle its creator returned,
+// and only that handle's holder changes it; Delete advances h's tag by one
+// (h + tagOne) before the slot goes back on any free list. So a free slot's
+// h is the handle its next create will return, a handle nobody holds yet,
+// and a stale handle (deleted, its slot since reused or not) differs from
+// h in its tag until the tag wraps around after 2^TagBits reuses of the
+// slot. Checking h == handle is the whole validity check: it also rejects
+// a free slot, whatever its v.
+type slot struct {
+	v any
+	h Handle
+}
 
 // Delayed-list word: the head slot index in the low 32 bits, the chain
 // length in the high 32 bits. The empty list is head endOfList, length 0.
@@ -90,16 +114,15 @@ func unpackDelayed(w uint64) (head, n int32) { return int32(w & headMask), int32
 
 // pool is a fixed array of slots, owned by at most one domain at a time.
 //
-// The slots are ordinary interface values in a heap object, so the garbage
-// collector scans them: a value stored in a slot is rooted. A slot holds
-// either a live value or a free mark (see freeMark).
+// The slots hold ordinary interface values in a heap object, so the
+// garbage collector scans them: a value stored in a slot is rooted. A slot
+// holds either a live value or a free mark (see freeMark), and its handle
+// (see slot).
 //
-// The header comes first and the slots last: a slot and a header field
-// 4 KiB apart look alike to the processor's store forwarding (4K aliasing),
-// and with the header after 16 KiB of slots the fields a create/delete loop
-// writes sat 4 KiB multiples from the first slots, the ones such a loop
-// keeps reusing. In a stripped-down copy of that loop, moving the header
-// first took it from 10.7-10.9 to 6.9-8.9 ns.
+// The header comes first and the slots last, so that the header fields a
+// create/delete loop writes are not a multiple of 4 KiB away from the
+// first slots, the ones such a loop keeps reusing (4K aliasing in the
+// processor's store forwarding).
 type pool struct {
 	// Read-mostly fields, on a cache line of their own: every Get and
 	// Delete reads them, from any domain.
@@ -145,22 +168,18 @@ type pool struct {
 
 	_ [64 - 8 - 8]byte
 
-	// free is the drop-in API's bitmap of free slots (see stripe in
-	// handle.go): bit i of free[i/64] is set when slot i is free. Claimed
-	// with CAS by NewHandle, set with OR by Delete. Unused by domains.
-	free [poolSize / 64]atomic.Uint64
-
-	slots [poolSize]any
+	slots [poolSize]slot
 }
 
 // noPool is a domain's current pool while it has none (see Domain.cur):
-// its local free list is empty and every slot is free, so both fast paths
-// fail on it. Its handles, those of directory index 0, are all invalid. It
-// is shared by every domain and never written.
+// its local free list is empty and no slot matches a handle (slot i's h
+// names slot i+1, modulo poolSize, while a handle h is compared with slot
+// h&slotMask), so both fast paths fail on it. It is shared by every
+// domain and never written.
 var noPool = func() *pool {
 	p := &pool{local: freeList{head: &marks[endOfList]}}
 	for i := range p.slots {
-		p.slots[i] = link(endOfList)
+		p.slots[i] = slot{link(endOfList), Handle(i+1) & slotMask}
 	}
 	return p
 }()
@@ -178,19 +197,26 @@ type freeList struct {
 // empty reports whether the list is empty.
 func (l *freeList) empty() bool { return l.head == &marks[endOfList] }
 
-// newPool returns a pool with every slot on its local free list.
+// newPool returns a pool with every slot on its local free list. Its
+// slots' tags start from one random value, so that a handle of an earlier
+// pool at the same directory index, or of another allocator, matches a
+// slot's tag only by a chance of 2^-TagBits.
 func newPool(idx int32) *pool {
 	p := &pool{idx: idx, base: Handle(uintptr(idx) << poolLog)}
+	tag := Handle(rand.Uint64()) * tagOne
+	for i := range p.slots {
+		p.slots[i].h = tag | p.base | Handle(i)
+	}
 	p.reset()
 	return p
 }
 
-// reset puts every slot on the local free list. The pool must be wholly
-// free (no live slot, no slot in anyone's pending chain) and owned by the
-// caller.
+// reset puts every slot on the local free list; the slots keep their tags.
+// The pool must be wholly free (no live slot, no slot in anyone's pending
+// chain or cache) and owned by the caller.
 func (p *pool) reset() {
 	for i := range p.slots {
-		p.slots[i] = link(int32(i + 1))
+		p.slots[i].v = link(int32(i + 1))
 	}
 	p.local = freeList{&marks[0], poolSize}
 	p.delayed.Store(emptyDelayed)

@@ -5,3 +5,9 @@ package boxroot
 // raceEnabled says the race detector is on: tests shrink their sizes (never
 // their checks) to stay within the suite's time budget.
 const raceEnabled = true
+
+// pinCacheID locks a P's cache for a test's inspection.
+func pinCacheID(c *pcache) *pcache { cacheLocks[c.id].Lock(); return c }
+
+// unpinCacheID ends pinCacheID.
+func unpinCacheID(c *pcache) { cacheLocks[c.id].Unlock() }

@@ -1,0 +1,61 @@
+//go:build race
+
+package boxroot
+
+import "sync"
+
+// Under the race detector the P's cache is guarded by a mutex (one per P
+// id, cacheLocks) instead of by pinning: the detector does not know that a
+// pinned goroutine has its P to itself, and would report the cache's
+// accesses, and the slot writes they order, as races. The mutex orders
+// them for the detector. As in the real build (cache_norace.go, whose
+// comments say more), a cache is used by one goroutine at a time, and
+// NewHandle and Delete do the same work in the same order.
+
+// cacheLocks guard the Ps' caches under -race, by P id.
+var cacheLocks [maxCaches]sync.Mutex
+
+// NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle
+// (see cache_norace.go).
+func NewHandle(v any) Handle {
+	if c := pinCache(); c != nil {
+		if s := c.pop(); s != nil {
+			unpinCache(c)
+			s.v = v
+			return s.h
+		}
+		unpinCache(c)
+	}
+	return newHandleSlow(v)
+}
+
+// Delete releases a handle from NewHandle (see cache_norace.go).
+func (h Handle) Delete() {
+	s := stdLive(h)
+	free(s, h)
+	if c := pinCache(); c != nil {
+		if c.push(s) {
+			unpinCache(c)
+			return
+		}
+		unpinCache(c)
+	}
+	deleteSlow(s)
+}
+
+// pinCache returns the slot cache of the P the caller runs on, locked, or
+// nil when the P has none yet.
+func pinCache() *pcache {
+	id := uint(procPin())
+	procUnpin()
+	if id < maxCaches {
+		if c := caches[id].Load(); c != nil {
+			cacheLocks[id].Lock()
+			return c
+		}
+	}
+	return nil
+}
+
+// unpinCache ends pinCache.
+func unpinCache(c *pcache) { cacheLocks[c.id].Unlock() }
