@@ -7,6 +7,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Warning thresholds.
@@ -25,10 +26,8 @@ const (
 //	  Range (min … max):    1.670 s …  1.710 s    10 runs
 //	  Per cell:            16.46 ns/cell    60.75 M cells/s
 //
-// followed by its warnings: the ones harness.Summarize recorded (a slow first
-// run or statistical outliers in hyperfine's words, a high coefficient of
-// variation, too few runs for a confidence interval, failures), then the
-// failed runs' reasons and stderr tails. A single successful run prints hyperfine's
+// followed by its failures: the failed runs' reasons and stderr tails (the
+// statistical warnings are gathered under the summary: GatheredWarnings). A single successful run prints hyperfine's
 // "Time (abs ≡)" line instead of mean ± σ and range. Times are in o.Unit, or
 // in the unit suiting the mean when it is Auto. f supplies the unit of work
 // (cell or call) and may be nil.
@@ -67,7 +66,7 @@ func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Optio
 		}
 	}
 
-	ws := resultWarnings(r, ok, o.Unit.Resolve(r.Mean))
+	ws := failureWarnings(r, ok)
 	if len(ws) == 0 {
 		return
 	}
@@ -107,20 +106,63 @@ type warning struct {
 	details []string
 }
 
-// resultWarnings lists what Benchmark warns about for r, which has ok
-// successful runs, with times in unit u.
-func resultWarnings(r *harness.Result, ok int, u TimeUnit) []warning {
-	// The harness's Summarize owns the statistical warnings (slow first run,
-	// outliers, coefficient of variation, too few runs for a confidence
-	// interval, failures): render them, adding the failures' details.
+// failureWarnings lists what Benchmark warns about under r's block, r
+// having ok successful runs: its failures, with their details. The
+// statistical warnings are gathered once under the summary instead (see
+// GatheredWarnings).
+func failureWarnings(r *harness.Result, ok int) []warning {
 	var ws []warning
 	for _, x := range r.Warnings {
-		ws = append(ws, warning{text: x})
+		if isFailureWarning(x) {
+			ws = append(ws, warning{text: x})
+		}
 	}
 	if failed := len(r.Runs) - ok; failed > 0 {
 		ws = append(ws, warning{text: "Failed runs:", details: failureDetails(r)})
 	}
 	return ws
+}
+
+// isFailureWarning tells the harness's failure warnings ("2 of 10 runs
+// failed ...", "No successful runs ...") from its statistical ones.
+func isFailureWarning(w string) bool {
+	return strings.Contains(w, " runs failed and are left out") || strings.HasPrefix(w, "No successful runs")
+}
+
+// GatheredWarnings returns the statistical warnings of f's results once,
+// for under the summary: one line for every benchmark whose runs vary by
+// more than stats.CVWarnThreshold ("3 benchmarks vary by more than 5%:
+// ocaml (12.9%), ..."), then one line per other distinct warning naming the
+// benchmarks it concerns.
+func GatheredWarnings(f *harness.File) []string {
+	var varying []string
+	var kinds []string
+	who := map[string][]string{}
+	for i := range f.Results {
+		r := &f.Results[i]
+		if Successful(r) > 1 && r.CV > stats.CVWarnThreshold {
+			varying = append(varying, fmt.Sprintf("%s (%.1f%%)", r.Label, 100*r.CV))
+		}
+		for _, x := range r.Warnings {
+			if isFailureWarning(x) || strings.HasPrefix(x, "The coefficient of variation") {
+				continue
+			}
+			if _, seen := who[x]; !seen {
+				kinds = append(kinds, x)
+			}
+			who[x] = append(who[x], r.Label)
+		}
+	}
+	var out []string
+	if n := len(varying); n > 0 {
+		out = append(out, fmt.Sprintf("%d benchmark%s var%s by more than %.0f%% (coefficient of variation): %s. "+
+			"Consider a quieter system, --pin, or more runs.",
+			n, Plural(n), map[bool]string{true: "y", false: "ies"}[n > 1], 100*stats.CVWarnThreshold, strings.Join(varying, ", ")))
+	}
+	for _, k := range kinds {
+		out = append(out, strings.Join(who[k], ", ")+": "+k)
+	}
+	return out
 }
 
 // failureDetails describes the first maxFailureDetails failed runs: the

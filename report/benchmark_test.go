@@ -92,10 +92,25 @@ func summarized(r harness.Result) (*harness.File, *harness.Result) {
 	return f, &f.Results[0]
 }
 
+// gathered renders r's block, checks that it carries no statistical
+// warning, and returns the block followed by f's warnings as the summary
+// prints them (GatheredWarnings).
+func gathered(t *testing.T, f *harness.File, r *harness.Result) string {
+	t.Helper()
+	block := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+	if strings.Contains(block, "Warning") {
+		t.Errorf("a statistical warning is printed under the benchmark, not gathered under the summary:\n%s", block)
+	}
+	for _, w := range GatheredWarnings(f) {
+		block += "Warning: " + w + "\n"
+	}
+	return block
+}
+
 func TestBenchmarkWarnings(t *testing.T) {
 	t.Run("slow first run", func(t *testing.T) {
 		f, r := summarized(result("cold", 0, 0, 0, 0, 3.0, 0.99, 1.0, 1.01, 0.99, 1.0, 1.02, 1.0, 0.99, 1.01))
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
+		got := gathered(t, f, r)
 		if strings.Count(got, "The first benchmarking run for this benchmark was significantly slower than the rest") != 1 {
 			t.Errorf("want exactly one slow-first-run warning:\n%s", got)
 		}
@@ -106,8 +121,8 @@ func TestBenchmarkWarnings(t *testing.T) {
 
 	t.Run("outliers", func(t *testing.T) {
 		f, r := summarized(result("spiky", 0, 0, 0, 0, 1.0, 0.99, 1.0, 1.01, 3.0, 1.0, 1.02, 1.0, 0.99, 1.01))
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
-		if strings.Count(got, "Warning: Statistical outliers were detected.") != 1 {
+		got := gathered(t, f, r)
+		if strings.Count(got, "Warning: spiky: Statistical outliers were detected.") != 1 {
 			t.Errorf("want exactly one outlier warning:\n%s", got)
 		}
 		if strings.Contains(got, "first benchmarking run") {
@@ -125,8 +140,8 @@ func TestBenchmarkWarnings(t *testing.T) {
 
 	t.Run("noisy and few", func(t *testing.T) {
 		f, r := summarized(result("noisy", 0, 0, 0, 0, 0.9, 1.0, 1.1))
-		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
-		for _, want := range []string{"Warning: The coefficient of variation is 10.0% (above 5%)", "Warning: Too few runs for a 95% confidence interval"} {
+		got := gathered(t, f, r)
+		for _, want := range []string{"Warning: 1 benchmark varies by more than 5% (coefficient of variation): noisy (10.0%).", "Warning: noisy: Too few runs for a 95% confidence interval"} {
 			if strings.Count(got, want) != 1 {
 				t.Errorf("want %q exactly once:\n%s", want, got)
 			}

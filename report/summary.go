@@ -98,7 +98,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	for _, line := range lines {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-	for _, warn := range rel.Warnings {
+	for _, warn := range append(rel.Warnings, GatheredWarnings(f)...) {
 		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), warn)
 	}
 	if len(rel.Groups) > 1 {
