@@ -26,7 +26,7 @@ const (
 	defaultABMaxTime = 3 * time.Minute
 	defaultABLooks   = "auto"
 	// abAutoLooks is the number of looks `--looks auto` plans.
-	abAutoLooks        = 3
+	abAutoLooks = 3
 	// defaultABThreshold is the gate. On a shared 2-core VM a run of the
 	// default workload varies by 10-15% (CV), so a 3-minute session narrows
 	// a row's interval to about ±4%: a 3% gate would leave most A/A rows
