@@ -40,11 +40,12 @@ const (
 type abFlags struct {
 	base, head        string
 	baseEnv, headEnv  []string
-	maxTime, looks    string
+	looks             string
 	threshold, format string
+	maxTime, timeout  time.Duration
 	alpha             float64
 	exportJSON        string
-	warmup, timeout   string
+	warmup            int
 	pin, style        string
 	ignoreFailure     bool
 	noGCTable         bool
@@ -95,15 +96,15 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary)")
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
-	f.StringVar(&af.maxTime, "max-time", defaultABMaxTime.String(), "time budget of the session; when it runs out, undecided rows are inconclusive")
+	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of the session; when it runs out, undecided rows are inconclusive")
 	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks, the last where the budget ends, planned from the first rounds' pace; each look is tested at alpha / the number of looks")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
 	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
 	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+")")
 	af.workload.register(f)
-	f.StringVar(&af.warmup, "warmup", "0", "unmeasured warm-up runs per benchmark and side")
-	f.StringVar(&af.timeout, "timeout", "", "kill a run after this long and record it as failed (e.g. 30s)")
+	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
+	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
 	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
@@ -155,11 +156,8 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 		}
 		*e.out = slices.Clone(e.in)
 	}
-	if o.MaxTime, err = parse.Duration(af.maxTime); err != nil {
-		return nil, fmt.Errorf("--max-time: %w", err)
-	}
-	if o.MaxTime <= 0 {
-		return nil, fmt.Errorf("--max-time %s: must be positive (e.g. 3m)", af.maxTime)
+	if o.MaxTime = af.maxTime; o.MaxTime <= 0 {
+		return nil, fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
 	}
 	if strings.TrimSpace(af.looks) == "auto" {
 		o.AutoLooks = abAutoLooks
@@ -183,28 +181,19 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	default:
 		return nil, fmt.Errorf("--format %q: accepted: text, markdown", af.format)
 	}
-	warmup, err := parse.Int(af.warmup)
-	if err != nil || warmup < 0 || warmup > 1<<20 {
-		return nil, fmt.Errorf("--warmup %q: accepted: a whole number from 0 to %d", af.warmup, 1<<20)
-	}
-	o.Warmup = int(warmup)
-	if af.timeout != "" {
-		if o.Timeout, err = parse.Duration(af.timeout); err != nil {
-			return nil, fmt.Errorf("--timeout: %w", err)
-		}
-		if o.Timeout <= 0 {
-			return nil, fmt.Errorf("--timeout %s: must be positive", af.timeout)
-		}
+	o.Warmup = af.warmup
+	if o.Timeout = af.timeout; o.Timeout != 0 && o.Timeout < minTimeout {
+		return nil, fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", af.timeout, minTimeout)
 	}
 	if af.pin != "" {
-		if _, err := harness.ParseCPUList(af.pin); err != nil {
+		if err := checkPin(af.pin); err != nil {
 			return nil, fmt.Errorf("--pin: %w", err)
 		}
 	}
 	o.IgnoreFailure = af.ignoreFailure
 	if p.export != "" {
-		if err := checkWritable(p.export); err != nil {
-			return nil, fmt.Errorf("--export-json: %w", err)
+		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
+			return nil, err
 		}
 	}
 	style, err := report.ParseStyle(af.style)
@@ -275,19 +264,6 @@ func parseLooks(s string) ([]int, error) {
 		return nil, fmt.Errorf("no looks given: expected e.g. %s", defaultABLooks)
 	}
 	return looks, nil
-}
-
-// checkWritable refuses an output path whose directory is missing or not
-// writable, by creating and removing a file beside it.
-func checkWritable(path string) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".rootbench-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot write to %s: %w", dir, err)
-	}
-	name := tmp.Name()
-	tmp.Close()
-	return os.Remove(name)
 }
 
 // execute runs the session, prints the comparison and decides the exit
