@@ -16,9 +16,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/parse"
 	"github.com/rootbench/rootbench/report"
+	"github.com/rootbench/rootbench/report/compare"
 )
 
 // Defaults of `rootbench ab`.
@@ -169,7 +171,7 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	}
 	p.alpha = af.alpha
 
-	if p.gate.Threshold, err = parseGateThreshold(af.threshold); err != nil {
+	if p.gate.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
 		return nil, fmt.Errorf("--fail-on-regression: %w", err)
 	}
 	if p.gate.Threshold <= 0 {
@@ -301,7 +303,7 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	// because every benchmark failed has runs after its last look, and its
 	// status comes from the failures.
 	sig := caught()
-	var g abGate
+	var g *analysis.Comparison
 	gerr := gateErr // a look that could not compare stopped the session
 	if sig == nil && runErr == nil && gerr == nil {
 		at := p.gateAt(lookCount(f, o))
@@ -353,7 +355,7 @@ func lookCount(f *harness.ABFile, o *harness.ABOptions) int {
 // abVerdict turns the session into the exit status: failed head runs are a
 // regression (the new build crashes), failed base runs leave the answer
 // open; otherwise the gate's outcome.
-func abVerdict(f *harness.ABFile, g abGate, gerr error, ignoreFailure bool) error {
+func abVerdict(f *harness.ABFile, g *analysis.Comparison, gerr error, ignoreFailure bool) error {
 	if !ignoreFailure || gerr != nil {
 		if n := f.Head.FailedRuns(); n > 0 {
 			return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) of head failed (see the reasons and logs above)", n)}
@@ -365,20 +367,20 @@ func abVerdict(f *harness.ABFile, g abGate, gerr error, ignoreFailure bool) erro
 	if gerr != nil {
 		return &exitError{code: exitFailed, err: fmt.Errorf("compare base and head: %w", gerr)}
 	}
-	switch code := g.ExitCode(); code {
+	switch code := g.Outcome().ExitCode(); code {
 	case 0:
 		return nil
 	case exitFailed:
-		return &exitError{code: code, err: fmt.Errorf("regression beyond the gate in: %s", strings.Join(g.Regressions(), ", "))}
+		return &exitError{code: code, err: fmt.Errorf("regression beyond the gate in: %s", strings.Join(rowLabels(g.Regressions()), ", "))}
 	default:
 		return &exitError{code: code, err: fmt.Errorf("inconclusive after %s (%s): undecided: %s",
-			sessionLength(f), f.Stopped, strings.Join(g.Undecided(), ", "))}
+			sessionLength(f), f.Stopped, strings.Join(rowLabels(g.Undecided()), ", "))}
 	}
 }
 
 // print writes the comparison and the GC tables; when there is no
 // comparison (gerr), the session line and why.
-func (p *abPlan) print(w io.Writer, f *harness.ABFile, g abGate, gerr error) error {
+func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error) error {
 	var buf bytes.Buffer
 	if p.format == "markdown" {
 		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s\n\n", revision(f.Head.Tool), revision(f.Base.Tool))
@@ -386,7 +388,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g abGate, gerr error) err
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s (failed runs: %d on base, %d on head; see the job log).\n",
 				gerr, f.Base.FailedRuns(), f.Head.FailedRuns())
-		} else if err := g.Markdown(&buf); err != nil {
+		} else if err := compare.Markdown(&buf, g); err != nil {
 			return err
 		}
 		if p.gcTables && gerr == nil {
@@ -398,7 +400,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g abGate, gerr error) err
 		fmt.Fprintf(&buf, "\n%s\n\n", sessionLine(f))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
-		} else if err := g.Text(&buf); err != nil {
+		} else if err := compare.Text(&buf, g); err != nil {
 			return err
 		}
 		if p.gcTables && gerr == nil {
@@ -469,12 +471,12 @@ func joinInts(xs []int) string {
 }
 
 // lookNote is the one line printed at a look.
-func lookNote(l harness.Look, g abGate) string {
+func lookNote(l harness.Look, g *analysis.Comparison) string {
 	kind := "look"
 	if l.Budget {
 		kind = "budget look"
 	}
-	und := g.Undecided()
+	und := rowLabels(g.Undecided())
 	state := "every row decided"
 	if len(und) > 0 {
 		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))

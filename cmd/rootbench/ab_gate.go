@@ -4,44 +4,37 @@ import (
 	"io"
 	"math"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
 )
 
-// The comparison `rootbench ab` consults at every look, behind a small
-// interface so that the session logic does not depend on which package
-// computes it (report/compare today; the analysis package once merged: see
-// ab_gate_analysis.go).
-
-// abGateOptions configure one look's comparison.
+// abGateOptions configure the comparison `rootbench ab` makes at one look.
 type abGateOptions struct {
 	// Alpha is the level every look is tested at: the session's alpha over
-	// the number of planned looks.
+	// the number of planned looks (Holm across rows runs inside it).
 	Alpha float64
-	// Threshold is the gate as a fraction (0.03 for 3%).
+	// Threshold is the gate as a fraction (0.05 for 5%).
 	Threshold          float64
 	BaseName, HeadName string
 }
 
-// abGate is the three-way gate over every row at one look.
-type abGate interface {
-	// Decided reports that no row is inconclusive.
-	Decided() bool
-	// ExitCode is 0 when every row passes, 1 when a row regresses, else 3.
-	ExitCode() int
-	// Regressions and Undecided list the labels of the rows that regress
-	// and of the inconclusive ones.
-	Regressions() []string
-	Undecided() []string
-	// Rows is every row's decision, for the results file.
-	Rows() []harness.ABGateRow
-	// Text and Markdown render the comparison for a terminal and for a PR
-	// comment.
-	Text(w io.Writer) error
-	Markdown(w io.Writer) error
+// judgeAB compares base and head at one look with analysis's default
+// method.
+func judgeAB(base, head *harness.File, o abGateOptions) (*analysis.Comparison, error) {
+	return analysis.CompareFiles(base, head, analysis.Options{
+		Alpha: o.Alpha, Threshold: o.Threshold, BaseName: o.BaseName, HeadName: o.HeadName,
+	})
 }
 
-// Gate outcomes as the results file spells them, by exit code.
-var outcomeNames = map[int]string{0: "pass", 1: "regression", 3: "inconclusive"}
+// rowLabels lists the rows' labels.
+func rowLabels(rows []analysis.Row) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Label)
+	}
+	return out
+}
 
 // finite returns a pointer to x, or nil when x is not finite (JSON has no
 // infinities).
@@ -53,9 +46,27 @@ func finite(x float64) *float64 {
 }
 
 // gateRecord is the gate's decision as the results file records it.
-func gateRecord(g abGate, o abGateOptions, alpha float64) *harness.ABGate {
-	return &harness.ABGate{
+func gateRecord(c *analysis.Comparison, o abGateOptions, alpha float64) *harness.ABGate {
+	g := &harness.ABGate{
 		Threshold: o.Threshold, Alpha: alpha, AlphaPerLook: o.Alpha,
-		Outcome: outcomeNames[g.ExitCode()], Rows: g.Rows(),
+		Outcome: string(c.Outcome()),
+	}
+	for _, r := range c.Rows {
+		g.Rows = append(g.Rows, harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
+			Delta: finite(r.Delta), DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi)})
+	}
+	return g
+}
+
+// abGCTables prints one side-by-side GC table per benchmark that both
+// sides measured.
+func abGCTables(w io.Writer, base, head *harness.File, o report.Options) {
+	for i := range base.Results {
+		b := &base.Results[i]
+		for j := range head.Results {
+			if h := &head.Results[j]; h.Label == b.Label {
+				report.GCSideBySide(w, b.Label, b, h, o)
+			}
+		}
 	}
 }
