@@ -16,7 +16,7 @@ import (
 // Summary prints the comparison of every result in f, as package analysis
 // decides it (analysis.Relate): a table
 //
-//	Cell | Mean [unit] | ± σ | ns/cell | Throughput | Relative (± σ) [| vs cgo-handle]
+//	Cell | Mean [unit] | ± σ | CV | ns/cell | Relative (± σ) [| vs cgo-handle]
 //
 // (Variant instead of Cell for the callback workload) with each group's
 // reference marked "(reference)", then hyperfine's sentences, one per
@@ -59,14 +59,14 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 			rows = append(rows, row)
 			continue
 		}
-		perCell, throughput := Missing, Missing
+		perCell, cv := Missing, Missing
 		if r.NsPerCell > 0 {
 			perCell = fmt.Sprintf("%.2f", r.NsPerCell)
 		}
-		if r.CellsPerSec > 0 {
-			throughput = rate(r.CellsPerSec, unit)
+		if n > 1 {
+			cv = fmt.Sprintf("%.1f%%", 100*r.CV)
 		}
-		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), perCell, throughput, RelativeText(x)}
+		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x)}
 		if rel.Incumbent != "" {
 			row = append(row, incumbentText(r, x))
 		}
@@ -80,7 +80,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	if b := rel.BasisLabel(); b != "" {
 		relHeader = "Relative " + b + " (± σ)"
 	}
-	header := []string{first, "Mean [" + u.String() + "]", "± σ", "ns/" + unit, "Throughput", relHeader}
+	header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	if rel.Incumbent != "" {
 		header = append(header, "vs "+rel.Incumbent)
