@@ -81,7 +81,7 @@ report: build
 
 # Re-measure the committed results on this machine, then regenerate the report.
 # Refuses a working tree with uncommitted changes, so that every file names the
-# clean revision that measured it. About fifteen minutes on 2 cores.
+# clean revision that measured it. About twenty minutes on 2 cores.
 # msgpass is the default comparison (what `make run` measures); msgpass-20M is
 # the same comparison at 20M cells per run (NITERS=20_000, one measured pass).
 results: build

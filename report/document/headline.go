@@ -11,7 +11,6 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/export"
 )
@@ -25,7 +24,8 @@ const (
 
 // Headline returns the README's results block for files: per file one
 // line saying what was measured (command, machine, load) and a table of
-// every configuration's median cost per unit of work, its relative figure
+// every configuration's mean cost per unit of work (the mean the relative
+// figures divide, so that the columns agree), its CV, its relative figure
 // as analysis decides it (against the file's reference, on wall time or
 // per unit), and, in a message-passing file holding cgo-handle, how many
 // times faster than cgo-handle it is. Every figure comes from the files.
@@ -58,19 +58,17 @@ func headlineFile(b *strings.Builder, f *harness.File, name string) error {
 	if l := rel.BasisLabel(); l != "" {
 		refHeader += " " + l
 	}
-	header := []string{"Configuration", "Median ns/" + unit, "CV", refHeader}
+	header := []string{"Configuration", "Mean ns/" + unit, "CV", refHeader}
 	if rel.Incumbent != "" {
 		header = append(header, "× faster than "+rel.Incumbent)
 	}
 	var rows [][]string
 	for _, i := range rel.Order(f, true) {
 		r, row := &f.Results[i], rel.Rows[i]
-		times := analysis.UnitTimes(r)
-		if len(times) == 0 {
+		if report.Successful(r) == 0 || !(r.NsPerCell > 0) {
 			continue
 		}
-		med := stats.Describe(times).Median
-		line := []string{report.MdEscape(r.Label), report.Fixed(med, report.SignificantDecimals(med)),
+		line := []string{report.MdEscape(r.Label), report.FourDigits(r.NsPerCell),
 			fmt.Sprintf("%.1f%%", 100*r.CV), headlineRelative(row)}
 		if rel.Incumbent != "" {
 			line = append(line, incumbentCell(row.Incumbent))

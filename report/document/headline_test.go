@@ -31,7 +31,7 @@ func TestHeadline(t *testing.T) {
 		}
 		rows[cells[0]] = cells
 	}
-	if h := strings.Join(rows["Configuration"], " | "); h != "Configuration | Median ns/cell | CV | Relative | × faster than cgo-handle" {
+	if h := strings.Join(rows["Configuration"], " | "); h != "Configuration | Mean ns/cell | CV | Relative | × faster than cgo-handle" {
 		t.Errorf("header %q", h)
 	}
 	for cell, want := range map[string][2]string{"ocaml": {"1.00 (reference)", "4.0"}, "boxroot": {"", "2.0"}, "cgo-handle": {"", "1.0"}} {
