@@ -601,17 +601,7 @@ func (e *abEngine) sideFile(side int, partial bool) *File {
 	if !partial {
 		f.FinishedAt = e.now()
 	}
-	for _, s := range e.states[side] {
-		if len(s.runs) == 0 {
-			continue
-		}
-		f.Results = append(f.Results, Result{
-			Cell:   s.b.Cell,
-			Label:  s.b.Label,
-			Params: cloneParams(s.b.Params),
-			Runs:   slices.Clone(s.runs),
-		})
-	}
+	f.Results = resultsOf(e.states[side])
 	Summarize(f)
 	return f
 }

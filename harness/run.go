@@ -315,19 +315,27 @@ func (e *engine) snapshot(partial bool) *File {
 	}
 	f.Tool.CommandLine = slices.Clone(e.tool.CommandLine)
 	f.Machine.LoadAvg = slices.Clone(e.machine.LoadAvg)
-	for _, s := range e.states {
+	f.Results = resultsOf(e.states)
+	Summarize(f)
+	return f
+}
+
+// resultsOf returns one Result per benchmark that has runs, in plan order,
+// with copies of its parameters and runs.
+func resultsOf(states []*benchState) []Result {
+	var out []Result
+	for _, s := range states {
 		if len(s.runs) == 0 {
 			continue
 		}
-		f.Results = append(f.Results, Result{
+		out = append(out, Result{
 			Cell:   s.b.Cell,
 			Label:  s.b.Label,
 			Params: cloneParams(s.b.Params),
 			Runs:   slices.Clone(s.runs),
 		})
 	}
-	Summarize(f)
-	return f
+	return out
 }
 
 // cloneParams copies a parameter map; nil becomes empty, so that the file
