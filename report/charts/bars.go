@@ -127,16 +127,7 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 		}
 		legend.Add(cfg.fileName(files, j), swatch{lighter(style.Color)})
 	}
-	names := make([]string, n)
-	for i, l := range labels {
-		names[n-1-i] = l
-	}
-	p.NominalY(names...)
-	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
-	if m == 1 {
-		legend = nil
-	}
-	return save(p, legend, vg.Length(n)*row+frameHeight, path)
+	return saveRows(p, legend, labels, m, row, path)
 }
 
 // xErrorBars feeds plotter.NewXErrorBars.

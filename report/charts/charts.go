@@ -171,6 +171,23 @@ func checkFiles(files []*harness.File, what string) error {
 // spread evenly over 0.8 of the row.
 func slot(j, m int) float64 { return (float64(m-1)/2 - float64(j)) * 0.8 / float64(m) }
 
+// saveRows finishes and saves a horizontal chart of one row per label,
+// the first label on top, each row row high and holding m files' marks
+// (the legend naming the files only when there are several).
+func saveRows(p *plot.Plot, legend *plot.Legend, labels []string, m int, row vg.Length, path string) error {
+	n := len(labels)
+	names := make([]string, n)
+	for i, l := range labels {
+		names[n-1-i] = l
+	}
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	if m == 1 {
+		legend = nil
+	}
+	return save(p, legend, vg.Length(n)*row+frameHeight, path)
+}
+
 // meanStd is the mean and sample standard deviation of xs (σ 0 for one
 // value).
 func meanStd(xs []float64) (mean, std float64) {
