@@ -184,3 +184,22 @@ func (o Options) check() (Options, string, error) {
 	}
 	return o, ref, nil
 }
+
+// findReference resolves ref as a label, or as a cell name that one or
+// more results have (a scan crossing cells with parameters has one result
+// of that cell per group of equal work); it returns the first match.
+func findReference(results []Result, ref string) (int, error) {
+	labels := make([]string, len(results))
+	for i, r := range results {
+		if r.Label == ref {
+			return i, nil
+		}
+		labels[i] = r.Label
+	}
+	for i, r := range results {
+		if r.Cell == ref {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("reference %q names no benchmark (accepted: a label or a cell name: %s)", ref, strings.Join(labels, ", "))
+}

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/harness/stats"
@@ -113,25 +112,6 @@ func slowFirstRunWarning(first float64, warmup int) string {
 			"You can either try to increase the warmup count further or re-run this benchmark on a quiet system in case it was a random outlier."
 	}
 	return w + "You should consider using the '--warmup' option to fill those caches before the actual benchmark."
-}
-
-// findReference resolves ref as a label, or as a cell name that one or
-// more results have (a scan crossing cells with parameters has one result
-// of that cell per group of equal work); it returns the first match.
-func findReference(results []Result, ref string) (int, error) {
-	labels := make([]string, len(results))
-	for i, r := range results {
-		if r.Label == ref {
-			return i, nil
-		}
-		labels[i] = r.Label
-	}
-	for i, r := range results {
-		if r.Cell == ref {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("reference %q names no benchmark (accepted: a label or a cell name: %s)", ref, strings.Join(labels, ", "))
 }
 
 // FailedRuns counts the failed runs in the file (warm-up failures included).
