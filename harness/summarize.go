@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/harness/stats"
@@ -70,12 +71,12 @@ func summarizeResult(r *Result, warmup int) {
 	r.Warnings = nil
 	if r.Failed > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"%d of %d runs failed and are left out of the statistics (first failure: %s).",
+			"%d of %d"+failedRunsText+" (first failure: %s).",
 			r.Failed, len(r.Runs), firstErr))
 	}
 	if len(wall) == 0 {
 		if len(r.Runs) > 0 {
-			r.Warnings = append(r.Warnings, "No successful runs: there are no statistics for this benchmark.")
+			r.Warnings = append(r.Warnings, noRunsWarning)
 		}
 		return
 	}
@@ -91,7 +92,7 @@ func summarizeResult(r *Result, warmup int) {
 	}
 	if s.N > 1 && s.CV > stats.CVWarnThreshold {
 		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"The coefficient of variation is %.1f%% (above %.0f%%): the runs vary a lot. Consider a quieter system, --pin, or more runs.",
+			cvWarningPrefix+"%.1f%% (above %.0f%%): the runs vary a lot. Consider a quieter system, --pin, or more runs.",
 			100*s.CV, 100*stats.CVWarnThreshold))
 	}
 	for _, w := range stats.MedianCIWarnings(wall, stats.MedianConfidence) {
@@ -125,4 +126,32 @@ func (f *File) FailedRuns() int {
 		}
 	}
 	return n
+}
+
+// The texts by which WarningKind tells a Result warning's kind; Summarize
+// writes its warnings with them.
+const (
+	failedRunsText  = " runs failed and are left out of the statistics"
+	noRunsWarning   = "No successful runs: there are no statistics for this benchmark."
+	cvWarningPrefix = "The coefficient of variation is "
+)
+
+// The kinds of a Result warning (WarningKind).
+const (
+	WarningFailure   = "failure"   // failed runs, or no successful run
+	WarningVariation = "variation" // the coefficient of variation is above stats.CVWarnThreshold
+	WarningOther     = "other"     // slow first run, outliers, too few runs for an interval
+)
+
+// WarningKind tells what a warning Summarize wrote into Result.Warnings is
+// about, so that a report can place it (failures under their benchmark,
+// the rest gathered under the summary).
+func WarningKind(w string) string {
+	switch {
+	case strings.Contains(w, failedRunsText) || w == noRunsWarning:
+		return WarningFailure
+	case strings.HasPrefix(w, cvWarningPrefix):
+		return WarningVariation
+	}
+	return WarningOther
 }

@@ -171,3 +171,26 @@ func TestSummarizeIdempotentAndEncodable(t *testing.T) {
 		t.Errorf("empty result: %v", err)
 	}
 }
+
+// TestWarningKind checks that WarningKind recognises the warnings
+// Summarize writes: the failures, the coefficient of variation, and the
+// rest (too few runs for an interval, here).
+func TestWarningKind(t *testing.T) {
+	noisy := runs(1.0, 1.5, 0.6)
+	noisy = append(noisy, Run{Index: 3, Failed: true, Error: "exit status 2"})
+	f := &File{Schema: Schema, Results: []Result{
+		{Cell: "noisy", Label: "noisy", Runs: noisy},
+		{Cell: "dead", Label: "dead", Runs: []Run{{Failed: true, Error: "killed"}}},
+	}}
+	Summarize(f)
+	kinds := map[string]int{}
+	for _, r := range f.Results {
+		for _, w := range r.Warnings {
+			kinds[WarningKind(w)]++
+		}
+	}
+	if kinds[WarningFailure] != 3 || kinds[WarningVariation] != 1 || kinds[WarningOther] < 1 {
+		t.Errorf("warning kinds %v, want 3 failures (two results' failed runs, one without any success), 1 variation, and others: %q, %q",
+			kinds, f.Results[0].Warnings, f.Results[1].Warnings)
+	}
+}

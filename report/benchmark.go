@@ -113,7 +113,7 @@ type warning struct {
 func failureWarnings(r *harness.Result, ok int) []warning {
 	var ws []warning
 	for _, x := range r.Warnings {
-		if isFailureWarning(x) {
+		if harness.WarningKind(x) == harness.WarningFailure {
 			ws = append(ws, warning{text: x})
 		}
 	}
@@ -121,12 +121,6 @@ func failureWarnings(r *harness.Result, ok int) []warning {
 		ws = append(ws, warning{text: "Failed runs:", details: failureDetails(r)})
 	}
 	return ws
-}
-
-// isFailureWarning tells the harness's failure warnings ("2 of 10 runs
-// failed ...", "No successful runs ...") from its statistical ones.
-func isFailureWarning(w string) bool {
-	return strings.Contains(w, " runs failed and are left out") || strings.HasPrefix(w, "No successful runs")
 }
 
 // GatheredWarnings returns the statistical warnings of f's results once,
@@ -144,7 +138,7 @@ func GatheredWarnings(f *harness.File) []string {
 			varying = append(varying, fmt.Sprintf("%s (%.1f%%)", r.Label, 100*r.CV))
 		}
 		for _, x := range r.Warnings {
-			if isFailureWarning(x) || strings.HasPrefix(x, "The coefficient of variation") {
+			if harness.WarningKind(x) != harness.WarningOther {
 				continue
 			}
 			if _, seen := who[x]; !seen {
