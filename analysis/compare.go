@@ -79,6 +79,13 @@ type Options struct {
 	// BaseName and HeadName name the two sides in reports (file names,
 	// say). Empty means "base" and "head" (or the labels, for CompareCells).
 	BaseName, HeadName string
+	// Paired (MethodHL, CompareFiles) declares that the i-th runs of a
+	// configuration on the two sides were made back to back, as ab's ABBA
+	// rounds make them: each row then compares the pairs' log ratios
+	// (the one-sample Hodges-Lehmann estimate with the Wilcoxon
+	// signed-rank interval), so that drift common to a pair cancels. See
+	// "Paired comparisons" in the package documentation.
+	Paired bool
 }
 
 // Verdict is the outcome of one row's significance test.
@@ -174,8 +181,24 @@ type Row struct {
 	// Warnings about this row (too few samples, mismatched parameters).
 	Warnings []string
 
-	mult float64 // the correction's multiplier of the row's tested level
-	sh   *shift  // MethodHL's comparison, until the correction is done
+	// Pairs is the number of paired runs compared (Options.Paired); 0 for
+	// an unpaired row.
+	Pairs int
+
+	mult    float64   // the correction's multiplier of the row's tested level
+	minRuns int       // MethodHL: sh.minRuns at the row's tested level
+	sh      shiftTest // MethodHL's comparison, until the correction is done
+}
+
+// shiftTest is a rank comparison of log times whose interval and test
+// agree by construction: shift (two samples) or pairedShift (pairs).
+type shiftTest interface {
+	estimate() float64
+	pValue() float64
+	interval(mult, alpha float64) (lo, hi float64)
+	// minRuns is the fewest runs (per side, or pairs) giving a finite
+	// interval at alpha/mult.
+	minRuns(mult, alpha float64) int
 }
 
 // Geomean closes the table, as benchstat's geomean row: the geometric means
@@ -204,6 +227,8 @@ type Comparison struct {
 	Mode       string
 	Method     Method
 	Correction Correction
+	// Paired is true when the rows compare paired runs (Options.Paired).
+	Paired     bool
 	Base, Head Side
 	Workload   string
 	Unit       string
@@ -285,6 +310,9 @@ func (o Options) resolve() (Options, error) {
 		o.Correction = CorrectionHolm
 	case o.Correction != CorrectionHolm && o.Correction != CorrectionNone:
 		return o, fmt.Errorf("correction %q: accepted values are holm and none", o.Correction)
+	}
+	if o.Paired && o.Method != MethodHL {
+		return o, fmt.Errorf("paired comparison: needs the default method (hl), not %s", o.Method)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return o, fmt.Errorf("alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", o.Alpha)
@@ -431,6 +459,7 @@ func newComparison(mode string, base, head *harness.File, o Options) *Comparison
 		Unit:       head.Unit,
 		Method:     o.Method,
 		Correction: o.Correction,
+		Paired:     o.Paired,
 		Alpha:      o.Alpha,
 		Threshold:  o.Threshold,
 	}
@@ -602,6 +631,34 @@ func failed(r *harness.Result) int {
 	return n
 }
 
+// pairedSamples returns the pairs of successful runs of b and h made back
+// to back: the i-th run of each side, for every i both sides have and
+// neither failed (ExecuteAB records a round's two runs at the same
+// index). The samples are workload wall times in seconds, or times per
+// unit of work when perUnit is set (runs that did no work are left out).
+func pairedSamples(b, h *harness.Result, perUnit bool) (xs, ys []float64) {
+	value := func(run harness.Run) (float64, bool) {
+		if run.Failed {
+			return 0, false
+		}
+		if perUnit {
+			if run.Cells <= 0 {
+				return 0, false
+			}
+			return float64(run.WallNs) / float64(run.Cells) / 1e9, true
+		}
+		return float64(run.WallNs) / 1e9, true
+	}
+	for i := range min(len(b.Runs), len(h.Runs)) {
+		x, okx := value(b.Runs[i])
+		y, oky := value(h.Runs[i])
+		if okx && oky {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	return xs, ys
+}
+
 // sameWork reports whether every successful run of b and h did the same
 // number of units of work (runs that record none count as equal).
 func sameWork(b, h *harness.Result) bool {
@@ -656,10 +713,19 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 		return
 	}
 	var row Row
-	if o.Method == MethodBenchstat {
+	switch {
+	case o.Method == MethodBenchstat:
 		row = benchstatRow(bs, hs, o)
-	} else {
-		row = hlRow(bs, hs, o)
+	case o.Paired:
+		px, py := pairedSamples(b, h, basis != string(BasisTime))
+		if len(px) == 0 {
+			c.warnf("%s: no pair of successful runs (not compared)", label)
+			return
+		}
+		row = hlRow(bs, hs, newPairedShift(logs(px), logs(py)), o)
+		row.Pairs = len(px)
+	default:
+		row = hlRow(bs, hs, newShift(logs(bs), logs(hs)), o)
 	}
 	row.Label, row.Cell, row.Basis = label, h.Cell, basis
 	if b.Label != h.Label {
@@ -800,12 +866,11 @@ func benchstatRow(base, head []float64, o Options) Row {
 	return row
 }
 
-// hlRow prepares a MethodHL row: the medians (for display), the
-// Hodges-Lehmann estimate and the raw p-value. The interval and verdict
-// wait for the correction (finish).
-func hlRow(base, head []float64, o Options) Row {
+// hlRow prepares a MethodHL row: the medians (for display), and sh's
+// Hodges-Lehmann estimate and raw p-value. The interval and verdict wait
+// for the correction (finish).
+func hlRow(base, head []float64, sh shiftTest, o Options) Row {
 	_, _, bsum, hsum := medianSummaries(base, head, &benchmath.DefaultThresholds)
-	sh := newShift(logs(base), logs(head))
 	p := sh.pValue()
 	return Row{
 		Base:      Summary{Median: bsum.Center, Lo: bsum.Lo, Hi: bsum.Hi, Confidence: bsum.Confidence, N: len(base)},
@@ -884,8 +949,9 @@ func (c *Comparison) correct() {
 		}
 		if math.IsInf(lo, 0) {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("too few runs for a finite delta interval at %.4g%% (have %d+%d, need >= %d per side)",
-				100*r.Level, r.Base.N, r.Head.N, minRunsFor(r.mult, c.Alpha, 200)))
+				100*r.Level, r.Base.N, r.Head.N, r.sh.minRuns(r.mult, c.Alpha)))
 		}
+		r.minRuns = r.sh.minRuns(r.mult, c.Alpha)
 		r.sh = nil
 	}
 }
@@ -915,10 +981,13 @@ func (c *Comparison) gate() {
 // unbounded interval it is the runs a finite one needs. 0 means unknown.
 func (c *Comparison) moreRuns(r *Row) int {
 	n := min(r.Base.N, r.Head.N)
+	if r.Pairs > 0 {
+		n = r.Pairs
+	}
 	if math.IsInf(r.DeltaLo, 0) || math.IsInf(r.DeltaHi, 0) {
 		need := minRuns(math.Sqrt(DefaultConfidence))
 		if c.Method == MethodHL {
-			need = minRunsFor(r.mult, c.Alpha, 200)
+			need = r.minRuns
 		}
 		return max(1, need-n)
 	}

@@ -45,6 +45,29 @@
 // it has a finite interval from 4 runs per side (at 5%) and the width the
 // test actually has.
 //
+// # Paired comparisons (Options.Paired)
+//
+// When the i-th runs of the two sides were made back to back (ab's ABBA
+// rounds record a round's two runs at the same index), each row compares
+// the pairs instead of the two samples: d_i = log(head_i) − log(base_i),
+// the estimate is the one-sample Hodges-Lehmann estimate (the median of
+// the n(n+1)/2 Walsh averages (d_i + d_j)/2, i ≤ j), and the interval is
+// Tukey's, [w_(k), w_(N+1−k)] over the sorted Walsh averages, with k − 1
+// the largest count c whose two-sided Wilcoxon signed-rank tail
+// 2·P(T ≤ c) is at most the row's tested level (T = #{w < 0}; exact up to
+// 200 pairs, normal with continuity and tie corrections beyond). The
+// p-value is 2·P(T ≤ u) with u = min(#{w ≤ 0}, #{w ≥ 0}), so, as for the
+// two-sample method, the row is significant exactly when its interval
+// excludes zero. Assumptions: the pairs' log ratios are independent and
+// symmetric about the true shift; the machine's state may change from one
+// round to the next (that is what pairing removes), but not within a
+// round's two runs. Why: on a shared machine most of a run's noise is the
+// machine's phase, which the two runs of a round share; pairing removes it
+// where the two-sample method must average it away (ab sessions on the
+// project's 2-vCPU VM correlated a round's two runs at 0.67–0.85 and
+// narrowed the interval about twofold; results/gate-check.md measures the
+// error rates). A run that failed on either side drops its pair.
+//
 // Across the rows, CorrectionHolm (the default) controls the family-wise
 // error rate at Alpha with Holm's step-down, so a 20-row table raises a
 // false alarm no more often than a one-row one. Each row's interval is

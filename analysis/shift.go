@@ -54,10 +54,15 @@ func exactCDF(m, n int) nullCDF {
 		}
 		prev, cur = cur, prev
 	}
-	dist := prev[n*width : (n+1)*width]
-	cum := make([]float64, len(dist))
+	return tableCDF(prev[n*width : (n+1)*width])
+}
+
+// tableCDF is the distribution function of the counts 0..len(weights)−1
+// with the given (unnormalised) weights.
+func tableCDF(weights []float64) nullCDF {
+	cum := make([]float64, len(weights))
 	total := 0.0
-	for u, v := range dist {
+	for u, v := range weights {
 		total += v
 		cum[u] = total
 	}
@@ -80,7 +85,14 @@ func exactCDF(m, n int) nullCDF {
 func normalCDF(m, n int, pooled []float64) nullCDF {
 	mf, nf := float64(m), float64(n)
 	total := mf + nf
-	s := slices.Clone(pooled)
+	variance := mf * nf / 12 * ((total + 1) - tieSum(pooled)/(total*(total-1)))
+	return normalCountCDF(mf*nf/2, variance, m*n)
+}
+
+// tieSum is Σ(t³ − t) over the groups of t equal values of xs, the tie
+// correction of rank statistics' variances.
+func tieSum(xs []float64) float64 {
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	ties := 0.0
 	for i := 0; i < len(s); {
@@ -92,15 +104,19 @@ func normalCDF(m, n int, pooled []float64) nullCDF {
 		ties += t*t*t - t
 		i = j
 	}
-	mean := mf * nf / 2
-	variance := mf * nf / 12 * ((total + 1) - ties/(total*(total-1)))
+	return ties
+}
+
+// normalCountCDF approximates the distribution of a count ranging over
+// 0..top by the normal distribution of that mean and variance, with the
+// continuity correction.
+func normalCountCDF(mean, variance float64, top int) nullCDF {
 	sd := math.Sqrt(math.Max(variance, 0))
-	mn := m * n
 	return func(c int) float64 {
 		switch {
 		case c < 0:
 			return 0
-		case c >= mn:
+		case c >= top:
 			return 1
 		case sd == 0:
 			if float64(c)+0.5 >= mean {
@@ -193,6 +209,10 @@ func (s *shift) interval(mult, alpha float64) (lo, hi float64) {
 	k := c + 1 // 1-based rank
 	return s.diffs[k-1], s.diffs[len(s.diffs)-k]
 }
+
+// minRuns is the fewest runs per side that give a finite interval at
+// alpha/mult.
+func (s *shift) minRuns(mult, alpha float64) int { return minRunsFor(mult, alpha, 200) }
 
 // minRunsFor returns the smallest n such that two samples of n runs each
 // give a finite interval at alpha/mult (at most limit; limit+1 when even

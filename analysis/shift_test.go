@@ -90,7 +90,7 @@ func drawSample(t *rapid.T, n int, scale float64, name string) []float64 {
 
 // TestVerdictNeverContradictsInterval is the promise of the default
 // method: on random samples (ties, tiny and unequal sizes, many rows, any
-// alpha, with and without Holm), a row is significant exactly when its
+// alpha, with and without Holm, paired or not), a row is significant exactly when its
 // interval excludes zero, exactly when its adjusted p-value is at most
 // alpha; the estimate lies inside its interval; and the gate's outcome
 // follows its definition.
@@ -110,6 +110,8 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 			Alpha:      rapid.SampledFrom([]float64{0.001, 0.01, 0.05, 0.1, 0.3}).Draw(t, "alpha"),
 			Correction: rapid.SampledFrom([]Correction{CorrectionHolm, CorrectionNone}).Draw(t, "correction"),
 			Threshold:  rapid.SampledFrom([]float64{0, 0.01, 0.05, 0.2}).Draw(t, "threshold"),
+			// Paired rows compare the i-th runs of the two sides.
+			Paired: rapid.Bool().Draw(t, "paired"),
 		}
 		c, err := CompareFiles(fixture(bs...), fixture(hs...), o)
 		if err != nil {

@@ -316,6 +316,10 @@ type abEngine struct {
 	// rounds counts the measured rounds, begun at roundsStart.
 	rounds      int
 	roundsStart time.Time
+	// lastAtBudget is set by the automatic plan: its last look is made
+	// when the budget ends, not at the runs planned for it (a pace
+	// estimate), so the whole budget is spent.
+	lastAtBudget bool
 }
 
 func newABEngine(opt ABOptions, exec abExec) *abEngine {
@@ -373,8 +377,15 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			left := e.opt.MaxTime - e.now().Sub(e.started)
 			reach := runs + int(max(0, left)/max(perRound, 1))
 			e.opt.Looks = planLooks(reach, e.opt.AutoLooks, e.opt.MinLook)
+			e.lastAtBudget = true
 		}
-		if len(e.opt.Looks) > 0 && runs >= e.opt.Looks[next] {
+		// With the automatic plan, the budget's look takes the place of
+		// the last planned one.
+		planned := len(e.opt.Looks)
+		if e.lastAtBudget {
+			planned--
+		}
+		if next < planned && runs >= e.opt.Looks[next] {
 			final := next == len(e.opt.Looks)-1
 			done := e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: final})
 			next++
@@ -535,7 +546,12 @@ func (e *abEngine) plannedTotal() int {
 	}
 	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
 		left := e.opt.MaxTime - e.now().Sub(e.started)
-		last = min(last, e.rounds+max(0, int(left/perRound)))
+		byBudget := e.rounds + max(0, int(left/perRound))
+		if e.lastAtBudget {
+			last = byBudget
+		} else {
+			last = min(last, byBudget)
+		}
 	}
 	for side := range e.states {
 		for _, s := range e.states[side] {

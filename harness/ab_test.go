@@ -437,7 +437,8 @@ func TestToolOf(t *testing.T) {
 func TestABAutomaticLooks(t *testing.T) {
 	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; after the first two
 	// (80ms) the 1s budget leaves room for 23 more: 25 runs per side, so
-	// looks at 6, 12 and 24.
+	// looks planned at 6, 12 and 24; the last is made when the budget
+	// ends, at 25.
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		AutoLooks: 3, MaxTime: time.Second, Decide: never,
@@ -446,9 +447,9 @@ func TestABAutomaticLooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Look{{Number: 1, Of: 3, Runs: 6}, {Number: 2, Of: 3, Runs: 12}, {Number: 3, Of: 3, Runs: 24, Final: true}}
-	if !slices.Equal(fa.looks, want) || !slices.Equal(f.PlannedLooks, []int{6, 12, 24}) || f.Stopped != StopLastLook {
-		t.Errorf("looks %+v planned %v stopped %q; want %+v, [6 12 24], last-look", fa.looks, f.PlannedLooks, f.Stopped, want)
+	want := []Look{{Number: 1, Of: 3, Runs: 6}, {Number: 2, Of: 3, Runs: 12}, {Number: 3, Of: 3, Runs: 25, Final: true, Budget: true}}
+	if !slices.Equal(fa.looks, want) || !slices.Equal(f.PlannedLooks, []int{6, 12, 24}) || f.Stopped != StopBudget {
+		t.Errorf("looks %+v planned %v stopped %q; want %+v, [6 12 24], budget", fa.looks, f.PlannedLooks, f.Stopped, want)
 	}
 }
 

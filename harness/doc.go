@@ -60,7 +60,11 @@
 // (two rounds) from its pace alone, never from what it measured: the last
 // look at the runs per side the budget allows, each earlier one at half the
 // next, none below ABOptions.MinLook. So the budget is spent on the looks
-// that can happen, and Look.Of (the divisor) counts only those.
+// that can happen, and Look.Of (the divisor) counts only those. The last
+// look itself is made when the budget ends rather than at its planned size
+// (a pace estimate, which later rounds may beat), so the session uses its
+// whole budget; the time it is made at depends on the runs' durations only,
+// never on what the two sides measured.
 //
 // # A/B sessions: the budget
 //

@@ -20,10 +20,14 @@ type abGateOptions struct {
 }
 
 // judgeAB compares base and head at one look with analysis's default
-// method.
+// method on paired runs: the harness records the two runs of an ABBA
+// round at the same index on each side, back to back, so the machine's
+// drift between rounds (measured on this 2-vCPU VM to correlate the two
+// runs of a round at 0.67-0.85) cancels in each pair's ratio.
 func judgeAB(base, head *harness.File, o abGateOptions) (*analysis.Comparison, error) {
 	return analysis.CompareFiles(base, head, analysis.Options{
 		Alpha: o.Alpha, Threshold: o.Threshold, BaseName: o.BaseName, HeadName: o.HeadName,
+		Paired: true,
 	})
 }
 

@@ -83,6 +83,9 @@ func Method(c *analysis.Comparison) string {
 	if c.Correction == analysis.CorrectionNone {
 		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %.3g", c.Alpha)
 	}
+	if c.Paired {
+		return "paired: each base run against the head run of its ABBA round; Hodges-Lehmann estimate of the pairs' log ratios with the Wilcoxon signed-rank (Tukey) interval; a row is significant exactly when its interval excludes 0; " + corr
+	}
 	return "Hodges-Lehmann shift of log times with the Mann-Whitney (Moses) interval; a row is significant exactly when its interval excludes 0; " + corr
 }
 
@@ -378,13 +381,14 @@ func machineRows(b, h analysis.Side) [][3]string {
 // is JSONSchema:
 //
 //	schema, mode ("files"/"cells"), method ("hl"/"benchstat"), correction
-//	("holm"/"none"), summary (SummaryLine), gate ("off", "pass",
+//	("holm"/"none"), paired (true when the rows compare paired runs, as
+//	ab's do; omitted otherwise), summary (SummaryLine), gate ("off", "pass",
 //	"regression", "inconclusive"), exit_code (0, 1, 3), threshold, alpha,
 //	unit ("seconds"), workload, base/head {name, tool, machine, params},
 //	rows [{label, base_label, cell, params, basis ("time", "per cell"),
 //	base/head {median, lo, hi, confidence, n, failed}, delta, delta_lo,
 //	delta_hi, level, p, p_adjusted, alpha, verdict ("faster", "slower",
-//	"~"), gate, more_runs, warnings}], geomean {base, head, delta},
+//	"~"), gate, more_runs, pairs (paired rows), warnings}], geomean {base, head, delta},
 //	only_base, only_head, warnings.
 //
 // Fractions are fractions (0.05 for 5%), times seconds (per unit of work
@@ -417,6 +421,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Verdict   analysis.Verdict  `json:"verdict"`
 		Gate      analysis.Outcome  `json:"gate"`
 		MoreRuns  int               `json:"more_runs,omitempty"`
+		Pairs     int               `json:"pairs,omitempty"`
 		Warnings  []string          `json:"warnings,omitempty"`
 	}
 	type side struct {
@@ -435,6 +440,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Mode       string              `json:"mode"`
 		Method     analysis.Method     `json:"method"`
 		Correction analysis.Correction `json:"correction"`
+		Paired     bool                `json:"paired,omitempty"`
 		Summary    string              `json:"summary"`
 		Gate       analysis.Outcome    `json:"gate"`
 		ExitCode   int                 `json:"exit_code"`
@@ -460,7 +466,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		return summary{s.Median, finite(s.Lo), finite(s.Hi), s.Confidence, s.N, s.Failed}
 	}
 	o := out{
-		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction,
+		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction, Paired: c.Paired,
 		Summary: SummaryLine(c), Gate: c.Outcome(), ExitCode: c.Outcome().ExitCode(), Threshold: c.Threshold,
 		Alpha: c.Alpha, Unit: "seconds", Workload: c.Workload,
 		Base:     side{c.Base.Name, c.Base.Tool, c.Base.Machine, c.Base.Params},
@@ -473,7 +479,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params, Basis: r.Basis,
 			Base: sum(r.Base), Head: sum(r.Head),
 			Delta: r.Delta, DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi), Level: r.Level,
-			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns,
+			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs,
 			Warnings: r.Warnings,
 		})
 	}

@@ -1,0 +1,146 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+)
+
+// signedRankExactLimit is the largest number of pairs for which the null
+// distribution of the Wilcoxon signed-rank statistic is computed exactly;
+// beyond it the normal approximation (with continuity and tie corrections)
+// is used. The exact table costs n·n(n+1)/4 additions: 2 million at 200.
+const signedRankExactLimit = 200
+
+// signedRankCDF returns the null distribution function of the count
+// T = #{Walsh averages < 0} for n pairs: cdf(c) = P(T ≤ c) when the pair
+// differences are independent and symmetric about zero. T ranges over
+// 0..n(n+1)/2 and, without ties, equals the sum of the ranks of |d| over
+// the negative differences (the signed-rank statistic). abs holds |d| for
+// the tie correction of the normal approximation.
+func signedRankCDF(n int, abs []float64) nullCDF {
+	if n <= signedRankExactLimit {
+		return signedRankExact(n)
+	}
+	return signedRankNormal(n, abs)
+}
+
+// signedRankExact tabulates P(T ≤ c): rank k is negative with probability
+// 1/2, independently, so p_k(s) = (p_{k−1}(s) + p_{k−1}(s−k))/2.
+func signedRankExact(n int) nullCDF {
+	total := n * (n + 1) / 2
+	p := make([]float64, total+1)
+	p[0] = 1
+	top := 0
+	for k := 1; k <= n; k++ {
+		top += k
+		for s := top; s >= 0; s-- {
+			v := p[s]
+			if s >= k {
+				v += p[s-k]
+			}
+			p[s] = v / 2
+		}
+	}
+	return tableCDF(p)
+}
+
+// signedRankNormal approximates P(T ≤ c) by the normal distribution with
+// mean n(n+1)/4, the variance n(n+1)(2n+1)/24 corrected for ties in abs,
+// and the continuity correction.
+func signedRankNormal(n int, abs []float64) nullCDF {
+	nf := float64(n)
+	variance := nf*(nf+1)*(2*nf+1)/24 - tieSum(abs)/48
+	return normalCountCDF(nf*(nf+1)/4, variance, n*(n+1)/2)
+}
+
+// pairedShift is the Hodges-Lehmann comparison of paired log times: the
+// one-sample analogue of shift, for runs of the two sides made back to
+// back (ab's ABBA rounds), so that whatever the machine did over the
+// session is common to both runs of a pair and cancels in its difference.
+type pairedShift struct {
+	walsh []float64 // every (d_i + d_j)/2, i ≤ j, sorted
+	cdf   nullCDF
+	n     int // pairs
+	// u is min(#{w ≤ 0}, #{w ≥ 0}): the smaller tail count, with Walsh
+	// averages of exactly zero counted on both sides (conservative).
+	u int
+}
+
+// newPairedShift prepares the comparison of pairs (xs[i], ys[i]) of log
+// times, base and head; xs and ys have equal lengths.
+func newPairedShift(xs, ys []float64) *pairedShift {
+	n := len(xs)
+	d := make([]float64, n)
+	abs := make([]float64, n)
+	for i := range d {
+		d[i] = ys[i] - xs[i]
+		abs[i] = math.Abs(d[i])
+	}
+	w := make([]float64, 0, n*(n+1)/2)
+	for i := range d {
+		for j := i; j < n; j++ {
+			w = append(w, (d[i]+d[j])/2)
+		}
+	}
+	slices.Sort(w)
+	le, ge := 0, 0
+	for _, v := range w {
+		if v <= 0 {
+			le++
+		}
+		if v >= 0 {
+			ge++
+		}
+	}
+	return &pairedShift{walsh: w, cdf: signedRankCDF(n, abs), n: n, u: min(le, ge)}
+}
+
+// estimate is the Hodges-Lehmann estimate: the median of the Walsh
+// averages.
+func (s *pairedShift) estimate() float64 { return medianSorted(s.walsh) }
+
+// pValue is the two-sided p-value of the signed-rank test of no shift,
+// 2·P(T ≤ u), capped at 1.
+func (s *pairedShift) pValue() float64 { return min(1, 2*s.cdf(s.u)) }
+
+// interval is Tukey's distribution-free interval for the shift, the set of
+// shifts the signed-rank test at level alpha/mult does not reject:
+// [w_(k), w_(N+1−k)] over the N sorted Walsh averages, k − 1 the critical
+// count; (−Inf, +Inf) when no count is critical (too few pairs).
+func (s *pairedShift) interval(mult, alpha float64) (lo, hi float64) {
+	c := critical(s.cdf, len(s.walsh), mult, alpha)
+	if c < 0 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	k := c + 1
+	return s.walsh[k-1], s.walsh[len(s.walsh)-k]
+}
+
+// minRuns is the fewest pairs that give a finite interval at alpha/mult.
+func (s *pairedShift) minRuns(mult, alpha float64) int {
+	return minPairsFor(mult, alpha, 200)
+}
+
+// minPairsFor returns the smallest n such that n pairs give a finite
+// interval at alpha/mult (at most limit; limit+1 when even that is not
+// enough).
+func minPairsFor(mult, alpha float64, limit int) int {
+	for n := 1; n <= limit; n++ {
+		if critical(signedRankCDF(n, nil), n*(n+1)/2, mult, alpha) >= 0 {
+			return n
+		}
+	}
+	return limit + 1
+}
+
+// medianSorted is the median of sorted xs (NaN when empty).
+func medianSorted(xs []float64) float64 {
+	k := len(xs)
+	if k == 0 {
+		return math.NaN()
+	}
+	if k%2 == 1 {
+		return xs[k/2]
+	}
+	return (xs[k/2-1] + xs[k/2]) / 2
+}
