@@ -62,6 +62,10 @@ func newABCmd() *cobra.Command {
 		Long: `Run the message-passing benchmark with two builds' own workers, base and head
 (head defaults to this binary), in ABBA order — base, head, head, base, ... for
 every benchmark — so that a linear drift of the machine cancels between them.
+A round's two runs are made back to back and judged as a pair: each row is the
+Hodges-Lehmann estimate of the pairs' log ratios (head run over base run) with
+the Wilcoxon signed-rank interval, so whatever the machine does between rounds
+cancels within each pair.
 
 Sampling goes on in rounds until every benchmark's row is decided by the gate
 or the time budget (--max-time) runs out. The gate (--fail-on-regression T):
@@ -74,9 +78,9 @@ sizes, plus once more on the runs made when the budget ends between two of
 them, and each look tests at alpha / (number of planned looks) (Bonferroni over
 looks; Holm across rows inside each look), so the chance of any false alarm over
 the whole session stays at most --alpha. By default (--looks auto) three looks
-are planned after the first two rounds from their pace alone: the last where
-the budget will end, the others at a half and a quarter of it (at least 6 runs
-per side); --looks 10,20,40 fixes them instead.
+are planned after the first two rounds from their pace alone: the last when
+the budget ends, the others at a half and a quarter of the runs it should
+allow (at least 6 runs per side); --looks 10,20,40 fixes them instead.
 
 Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 3 inconclusive (budget spent, or base's runs failed), 2 bad input,
@@ -99,7 +103,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
 	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of the session; when it runs out, undecided rows are inconclusive")
-	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks, the last where the budget ends, planned from the first rounds' pace; each look is tested at alpha / the number of looks")
+	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
 	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")

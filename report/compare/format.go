@@ -268,8 +268,12 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		fmt.Fprintf(&b, " (%d warning%s)", n, report.Plural(n))
 	}
 	b.WriteString("</summary>\n\n")
-	fmt.Fprintf(&b, "Method: every successful run's workload wall time is one sample (its time per unit of work when the sides do different work). %s. %s\n\n",
-		report.MdEscape(Method(c)), gateRule(c))
+	sample := "every successful run's workload wall time is one sample"
+	if c.Paired {
+		sample = "each round's base and head runs form one pair of workload wall times"
+	}
+	fmt.Fprintf(&b, "Method: %s (time per unit of work when the sides do different work). %s. %s\n\n",
+		sample, report.MdEscape(Method(c)), gateRule(c))
 	if len(c.Warnings) > 0 {
 		b.WriteString("**Warnings**\n\n")
 		for _, warn := range c.Warnings {

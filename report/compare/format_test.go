@@ -258,3 +258,16 @@ func TestIntervalBoundKeepsItsSign(t *testing.T) {
 		t.Errorf("interval = %s", got)
 	}
 }
+
+// TestMethodNamesPairing: a paired comparison's footer names the paired
+// estimator, not the two-sample one.
+func TestMethodNamesPairing(t *testing.T) {
+	c := &analysis.Comparison{Method: analysis.MethodHL, Correction: analysis.CorrectionHolm, Alpha: 0.05, Paired: true}
+	if m := Method(c); !strings.Contains(m, "signed-rank") || strings.Contains(m, "Mann-Whitney") {
+		t.Errorf("paired method line %q: want the signed-rank interval named, not Mann-Whitney", m)
+	}
+	c.Paired = false
+	if m := Method(c); !strings.Contains(m, "Mann-Whitney") {
+		t.Errorf("unpaired method line %q: want Mann-Whitney", m)
+	}
+}
