@@ -632,10 +632,11 @@ func failed(r *harness.Result) int {
 }
 
 // pairedSamples returns the pairs of successful runs of b and h made back
-// to back: the i-th run of each side, for every i both sides have and
-// neither failed (ExecuteAB records a round's two runs at the same
-// index). The samples are workload wall times in seconds, or times per
-// unit of work when perUnit is set (runs that did no work are left out).
+// to back: the runs with the same Pair number (ExecuteAB numbers them), or,
+// in files without Pair numbers, the i-th run of each side. A pair with a
+// failed run is left out. The samples are workload wall times in seconds,
+// or times per unit of work when perUnit is set (runs that did no work are
+// left out).
 func pairedSamples(b, h *harness.Result, perUnit bool) (xs, ys []float64) {
 	value := func(run harness.Run) (float64, bool) {
 		if run.Failed {
@@ -648,6 +649,22 @@ func pairedSamples(b, h *harness.Result, perUnit bool) (xs, ys []float64) {
 			return float64(run.WallNs) / float64(run.Cells) / 1e9, true
 		}
 		return float64(run.WallNs) / 1e9, true
+	}
+	numbered := map[int]harness.Run{}
+	for _, run := range h.Runs {
+		if run.Pair > 0 {
+			numbered[run.Pair] = run
+		}
+	}
+	if len(numbered) > 0 {
+		for _, run := range b.Runs {
+			x, okx := value(run)
+			hr, found := numbered[run.Pair]
+			if y, oky := value(hr); run.Pair > 0 && found && okx && oky {
+				xs, ys = append(xs, x), append(ys, y)
+			}
+		}
+		return xs, ys
 	}
 	for i := range min(len(b.Runs), len(h.Runs)) {
 		x, okx := value(b.Runs[i])

@@ -155,6 +155,16 @@ func TestPairedSkipsFailedRuns(t *testing.T) {
 	}
 }
 
+// TestPairedByNumber: runs carrying Pair numbers pair by number, whatever
+// their positions (a failed warm-up recorded on one side shifts them).
+func TestPairedByNumber(t *testing.T) {
+	b := &harness.Result{Runs: []harness.Run{{Failed: true}, {WallNs: 1e9, Pair: 1}, {WallNs: 3e9, Pair: 2}}}
+	h := &harness.Result{Runs: []harness.Run{{WallNs: 2e9, Pair: 1}, {WallNs: 6e9, Pair: 2}, {WallNs: 9e9, Pair: 3}}}
+	if xs, ys := pairedSamples(b, h, false); fmt.Sprint(xs, ys) != "[1 3] [2 6]" {
+		t.Errorf("pairs %v %v, want [1 3] [2 6]", xs, ys)
+	}
+}
+
 // TestPairedNeedsHL: a paired benchstat comparison is refused.
 func TestPairedNeedsHL(t *testing.T) {
 	f := fixture(spec{label: "c", samples: []float64{1, 2, 3}})

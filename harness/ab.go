@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -313,17 +314,28 @@ type abEngine struct {
 	now     func() time.Time
 	bar     *progress
 	looks   []ABLog
-	// rounds counts the measured rounds, begun at roundsStart.
-	rounds      int
-	roundsStart time.Time
+	// rounds counts the measured rounds.
+	rounds int
 	// lastAtBudget is set by the automatic plan: its last look is made
 	// when the budget ends, not at the runs planned for it (a pace
 	// estimate), so the whole budget is spent.
 	lastAtBudget bool
+	// reps[i] is how many pairs (a base and a head run, back to back)
+	// benchmark i makes per round, pairs[i] how many it has made (see
+	// balance); paceStart and paceRounds time the rounds since the last
+	// change of reps, and estRound estimates a round until one is timed.
+	reps, pairs []int
+	paceStart   time.Time
+	paceRounds  int
+	estRound    time.Duration
 }
 
 func newABEngine(opt ABOptions, exec abExec) *abEngine {
-	e := &abEngine{opt: opt, exec: exec, started: time.Now(), now: time.Now}
+	e := &abEngine{opt: opt, exec: exec, started: time.Now(), now: time.Now,
+		reps: make([]int, len(opt.Benchmarks)), pairs: make([]int, len(opt.Benchmarks))}
+	for i := range e.reps {
+		e.reps[i] = 1
+	}
 	for side := range e.states {
 		for i := range opt.Benchmarks {
 			e.states[side] = append(e.states[side], &benchState{b: &opt.Benchmarks[i]})
@@ -370,6 +382,9 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			return StopFailed, false
 		}
 		runs := e.runsPerSide()
+		if e.rounds == autoPlanRounds && e.paceRounds == e.rounds {
+			e.balance()
+		}
 		if len(e.opt.Looks) == 0 && e.rounds >= autoPlanRounds {
 			// The plan depends on the rounds' pace only, never on what
 			// they measured.
@@ -407,20 +422,66 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			}
 		}
 		if e.rounds == 0 {
-			e.roundsStart = e.now()
+			e.paceStart = e.now()
 		}
 		for i := range e.opt.Benchmarks {
-			for _, side := range abbaOrder(e.rounds) {
-				if e.states[side][i].stopped {
-					continue
-				}
-				if e.runOne(ctx, side, i, false) {
-					return StopInterrupted, true
+			for range e.reps[i] {
+				// ABBA per benchmark: its pairs alternate which side
+				// goes first.
+				e.pairs[i]++
+				for _, side := range abbaOrder(e.pairs[i] - 1) {
+					if e.states[side][i].stopped {
+						continue
+					}
+					if e.runOne(ctx, side, i, false) {
+						return StopInterrupted, true
+					}
 				}
 			}
 		}
 		e.rounds++
+		e.paceRounds++
 	}
+}
+
+// maxReps bounds the pairs a fast benchmark makes per round.
+const maxReps = 16
+
+// balance gives each benchmark about the same share of the remaining time,
+// from the first rounds' pace alone (each benchmark's mean process wall
+// time per run over both sides, never the difference between the sides):
+// benchmark i makes reps[i] = round(slowest mean / its mean) pairs per
+// round, between 1 and maxReps. Without it every benchmark makes one pair
+// per round and the slowest takes most of the budget (cgo-handle's runs
+// last ten times ocaml's). The looks still count the runs of the slowest
+// benchmark (runsPerSide); faster ones have more pairs at each look.
+func (e *abEngine) balance() {
+	means := make([]float64, len(e.reps))
+	slowest := 0.0
+	for i := range e.reps {
+		b, h := e.states[sideBase][i], e.states[sideHead][i]
+		if b.stopped || b.measured+h.measured == 0 {
+			continue
+		}
+		means[i] = float64(b.wallSum+h.wallSum) / float64(b.measured+h.measured)
+		slowest = max(slowest, means[i])
+	}
+	perRound, ok := e.perRound()
+	if !ok || slowest <= 0 {
+		return
+	}
+	before, after := 0.0, 0.0
+	for i, m := range means {
+		if m <= 0 {
+			continue
+		}
+		e.reps[i] = min(maxReps, max(1, int(math.Round(slowest/m))))
+		before += m
+		after += float64(e.reps[i]) * m
+	}
+	// Rounds now take longer: time them afresh, estimating the first.
+	e.estRound = time.Duration(float64(perRound) * after / before)
+	e.paceStart, e.paceRounds = e.now(), 0
 }
 
 // lookCount is the most looks the session can make: the planned ones, or
@@ -432,13 +493,16 @@ func (e *abEngine) lookCount() int {
 	return e.opt.AutoLooks
 }
 
-// perRound is the mean duration of the measured rounds so far; ok is false
-// before the first one.
+// perRound is the mean duration of the rounds since the last balance (its
+// estimate until one is timed); ok is false before the first round.
 func (e *abEngine) perRound() (d time.Duration, ok bool) {
-	if e.rounds == 0 {
-		return 0, false
+	switch {
+	case e.paceRounds > 0:
+		return e.now().Sub(e.paceStart) / time.Duration(e.paceRounds), true
+	case e.estRound > 0:
+		return e.estRound, true
 	}
-	return e.now().Sub(e.roundsStart) / time.Duration(e.rounds), true
+	return 0, false
 }
 
 // abbaOrder is the order of the sides in round r: base first in even
@@ -515,6 +579,7 @@ func (e *abEngine) runOne(ctx context.Context, side, i int, warmup bool) bool {
 	} else {
 		s.measured++
 		s.wallSum += run.ProcessWallNs
+		run.Pair = e.pairs[i]
 		e.record(side, i, run)
 	}
 	e.bar.set(e.plannedTotal(), e.doneTotal())
@@ -537,7 +602,9 @@ func (e *abEngine) record(side, i int, run Run) {
 
 // plannedTotal is the number of runs (warm-ups included) the session makes
 // if it goes to its last planned look or, when the budget ends it sooner by
-// the rounds' pace so far, to the budget; doneTotal the number made.
+// the rounds' pace so far, to the budget (a look's size counts rounds: the
+// runs per side of the slowest benchmark, which makes one pair per round);
+// doneTotal the number made.
 func (e *abEngine) plannedTotal() int {
 	n := 0
 	last := autoPlanRounds // until the automatic plan is made
@@ -554,11 +621,11 @@ func (e *abEngine) plannedTotal() int {
 		}
 	}
 	for side := range e.states {
-		for _, s := range e.states[side] {
+		for i, s := range e.states[side] {
 			if s.stopped {
 				n += s.warm + s.measured
 			} else {
-				n += e.opt.Warmup + max(last, s.measured)
+				n += e.opt.Warmup + s.measured + max(0, last-e.rounds)*e.reps[i]
 			}
 		}
 	}

@@ -484,3 +484,48 @@ func TestPlanLooks(t *testing.T) {
 		}
 	})
 }
+
+// TestABBalancesTime: after the first ABBA block a benchmark four times
+// faster than the slowest makes four pairs per round, still alternating
+// which side goes first, so both get about the same share of the budget;
+// the looks count the slowest benchmark's runs, and the base and head runs
+// with one Pair number are adjacent.
+func TestABBalancesTime(t *testing.T) {
+	fa := &fakeAB{cancel: -1, opt: ABOptions{
+		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
+		Looks: []int{4}, Decide: never,
+	}, wall: func(_, bench int) time.Duration {
+		return []time.Duration{10 * time.Millisecond, 40 * time.Millisecond}[bench]
+	}}
+	f, err := fa.run(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rounds 1-2: one pair each; rounds 3-4: four pairs of the fast one.
+	if got, want := sidesOf(fa.calls, 0), "ABBA"+strings.Repeat("ABBA", 4); got != want {
+		t.Errorf("fast benchmark ran %s, want %s", got, want)
+	}
+	if got := sidesOf(fa.calls, 1); got != "ABBAABBA" {
+		t.Errorf("slow benchmark ran %s, want ABBAABBA", got)
+	}
+	if len(fa.looks) != 1 || fa.looks[0].Runs != 4 {
+		t.Errorf("looks %+v, want one at 4 runs per side (the slowest's)", fa.looks)
+	}
+	if fa.engine.reps[0] != 4 || fa.engine.reps[1] != 1 {
+		t.Errorf("reps %v, want [4 1]", fa.engine.reps)
+	}
+	for i := range f.Base.Results {
+		b, h := f.Base.Results[i].Runs, f.Head.Results[i].Runs
+		if len(b) != len(h) {
+			t.Fatalf("%s: %d base runs, %d head runs", f.Base.Results[i].Label, len(b), len(h))
+		}
+		for k := range b {
+			if b[k].Pair != k+1 || h[k].Pair != k+1 || abs(b[k].Index-h[k].Index) != 1 {
+				t.Errorf("%s run %d: pairs %d/%d at indexes %d/%d, want pair %d, adjacent",
+					f.Base.Results[i].Label, k, b[k].Pair, h[k].Pair, b[k].Index, h[k].Index, k+1)
+			}
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }

@@ -125,6 +125,11 @@ type Run struct {
 	SysNs         int64 `json:"sys_ns"`
 	PeakRSSBytes  int64 `json:"peak_rss_bytes"`
 
+	// Pair numbers the measured runs of an A/B session (ExecuteAB), from 1
+	// for each benchmark: the base and head runs with the same Pair were
+	// made back to back. 0 outside A/B sessions and for warm-ups.
+	Pair int `json:"pair,omitempty"`
+
 	// Outlier marks a successful run whose workload wall time has a modified
 	// z-score above the outlier threshold (set by Summarize).
 	Outlier bool `json:"outlier,omitempty"`
