@@ -33,13 +33,15 @@
 //
 // ExecuteAB runs the same benchmarks with two worker binaries, base and head,
 // and keeps sampling until the caller's Decide says every row is decided or
-// the time budget runs out. A round makes two runs of every benchmark, one
-// per side, back to back; the side that goes first alternates from round to
-// round, so every benchmark's runs go base, head, head, base, base, head, ...
-// Over each block of two rounds a linear drift of the machine (heat,
-// frequency, a background job ramping up) adds the same total to both sides
-// and cancels in their difference. Rounds interleave the benchmarks as `run`
-// does.
+// the time budget runs out. A round makes at least one pair of runs of every
+// benchmark, one run per side, back to back; the side that goes first
+// alternates from pair to pair, so every benchmark's runs go base, head,
+// head, base, base, head, ... Over each block of two pairs a linear drift of
+// the machine (heat, frequency, a background job ramping up) adds the same
+// total to both sides and cancels in their difference, and any change of
+// the machine between pairs cancels within each pair, which is how the
+// analysis compares them (analysis.Options.Paired). Rounds interleave the
+// benchmarks as `run` does.
 //
 // # A/B sessions: when the data are examined
 //
@@ -60,7 +62,13 @@
 // (two rounds) from its pace alone, never from what it measured: the last
 // look at the runs per side the budget allows, each earlier one at half the
 // next, none below ABOptions.MinLook. So the budget is spent on the looks
-// that can happen, and Look.Of (the divisor) counts only those. The last
+// that can happen, and Look.Of (the divisor) counts only those.
+//
+// The same first block sets how many pairs each benchmark makes per round:
+// round(slowest mean run / its mean run), 1 to 16 (balance), so that each
+// benchmark gets about the same share of the budget; a look's size counts
+// the runs of the slowest benchmark, which makes one pair per round. Each
+// measured run records its Pair number, and the analysis pairs by it. The last
 // look itself is made when the budget ends rather than at its planned size
 // (a pace estimate, which later rounds may beat), so the session uses its
 // whole budget; the time it is made at depends on the runs' durations only,
