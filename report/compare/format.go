@@ -84,7 +84,7 @@ func Method(c *analysis.Comparison) string {
 		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %.3g", c.Alpha)
 	}
 	if c.Paired {
-		return "paired: each base run against the head run of its ABBA round; Hodges-Lehmann estimate of the pairs' log ratios with the Wilcoxon signed-rank (Tukey) interval; a row is significant exactly when its interval excludes 0; " + corr
+		return "paired: each base run against the head run made next to it; Hodges-Lehmann estimate of the pairs' log ratios with the Wilcoxon signed-rank (Tukey) interval; a row is significant exactly when its interval excludes 0; " + corr
 	}
 	return "Hodges-Lehmann shift of log times with the Mann-Whitney (Moses) interval; a row is significant exactly when its interval excludes 0; " + corr
 }
@@ -270,7 +270,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	b.WriteString("</summary>\n\n")
 	sample := "every successful run's workload wall time is one sample"
 	if c.Paired {
-		sample = "each round's base and head runs form one pair of workload wall times"
+		sample = "each base run and the head run made next to it form one pair of workload wall times"
 	}
 	fmt.Fprintf(&b, "Method: %s (time per unit of work when the sides do different work). %s. %s\n\n",
 		sample, report.MdEscape(Method(c)), gateRule(c))
