@@ -36,8 +36,9 @@ type Look struct {
 	// Testing each look at alpha/Of bounds the session's false-alarm rate
 	// by alpha.
 	Of int `json:"of"`
-	// Runs is the number of measured runs per side of every benchmark
-	// still running (failed runs included).
+	// Runs is the fewest measured runs per side of a benchmark still
+	// running (failed runs included): the slowest benchmark's, which makes
+	// one pair per round; faster ones have made more (see balance).
 	Runs int `json:"runs"`
 	// Final is true when no run follows this look, whatever Decide says:
 	// the last planned look, or the budget's look.
@@ -54,8 +55,8 @@ type ABOptions struct {
 	// Warmup is the number of unmeasured runs per benchmark and side made
 	// before the first round (failed warm-ups are recorded as failed runs).
 	Warmup int
-	// Looks are the planned sample sizes, in runs per side of every
-	// benchmark, at which Decide is consulted: increasing, even (whole ABBA
+	// Looks are the planned sample sizes, in runs per side of the
+	// benchmark with the fewest (Look.Runs), at which Decide is consulted: increasing, even (whole ABBA
 	// blocks), at least 2. The session ends at the last one.
 	Looks []int
 	// AutoLooks, when Looks is empty, plans that many looks from the pace

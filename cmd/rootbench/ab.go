@@ -430,13 +430,23 @@ func sessionLine(f *harness.ABFile) string {
 		revision(f.Base.Tool), revision(f.Head.Tool), sessionLength(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
 }
 
-// sessionLength is "24 runs per side in 1m12s".
+// sessionLength is "24 runs per side in 1m12s", or "24-180 runs per side
+// in 3m0s" when faster benchmarks made more pairs (harness balances the
+// budget across benchmarks).
 func sessionLength(f *harness.ABFile) string {
-	runs := 0
-	if len(f.Looks) > 0 {
-		runs = f.Looks[len(f.Looks)-1].Runs
+	fewest, most := -1, 0
+	for _, r := range f.Base.Results {
+		n := len(r.Runs)
+		if fewest < 0 || n < fewest {
+			fewest = n
+		}
+		most = max(most, n)
 	}
-	return fmt.Sprintf("%d runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
+	runs := fmt.Sprint(max(fewest, 0))
+	if most > fewest {
+		runs = fmt.Sprintf("%d-%d", fewest, most)
+	}
+	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
 }
 
 // revision names a build: its short VCS revision, "+modified" for a dirty
@@ -485,7 +495,7 @@ func lookNote(l harness.Look, g *analysis.Comparison) string {
 	if len(und) > 0 {
 		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))
 	}
-	return fmt.Sprintf("%s %d/%d at %d runs per side: %s", kind, l.Number, l.Of, l.Runs, state)
+	return fmt.Sprintf("%s %d/%d at %d runs per side (the slowest benchmark's): %s", kind, l.Number, l.Of, l.Runs, state)
 }
 
 // signalLabel names a signal as SIGINT or SIGTERM.

@@ -96,7 +96,7 @@ func TestABSameBuildTwice(t *testing.T) {
 	if want := strings.Repeat("ABBA", len(runs)/4+1)[:len(runs)]; order.String() != want {
 		t.Errorf("run order %s, want %s", order.String(), want)
 	}
-	for _, want := range []string{"look 1/2 at 4 runs per side", "ab: base "} {
+	for _, want := range []string{"look 1/2 at 4 runs per side (the slowest benchmark's)", "ab: base "} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
