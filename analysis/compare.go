@@ -79,9 +79,10 @@ type Options struct {
 	// BaseName and HeadName name the two sides in reports (file names,
 	// say). Empty means "base" and "head" (or the labels, for CompareCells).
 	BaseName, HeadName string
-	// Paired (MethodHL, CompareFiles) declares that the i-th runs of a
-	// configuration on the two sides were made back to back, as ab's ABBA
-	// rounds make them: each row then compares the pairs' log ratios
+	// Paired (MethodHL, CompareFiles) declares that the runs of a
+	// configuration on the two sides were made in pairs, back to back, as
+	// ab makes them (harness.Run.Pair numbers them; files without numbers
+	// pair the i-th runs): each row then compares the pairs' log ratios
 	// (the one-sample Hodges-Lehmann estimate with the Wilcoxon
 	// signed-rank interval), so that drift common to a pair cancels. See
 	// "Paired comparisons" in the package documentation.

@@ -149,15 +149,60 @@ func critical(cdf nullCDF, mn int, mult, alpha float64) int {
 	return lo
 }
 
-// shift is the Hodges-Lehmann comparison of two samples of log times.
-type shift struct {
-	diffs []float64 // every y_j − x_i, sorted
-	cdf   nullCDF
-	m, n  int
-	// u is min(#{d ≤ 0}, #{d ≥ 0}): the smaller tail count, with
-	// differences of exactly zero counted on both sides (conservative).
-	u int
+// rankShifts is what both rank methods share: the sorted candidate shifts
+// (shift's pairwise differences, pairedShift's Walsh averages), whose
+// median is the Hodges-Lehmann estimate; the null distribution of the
+// count of them below zero; and u, the smaller tail count observed,
+// min(#{v ≤ 0}, #{v ≥ 0}), with values of exactly zero counted on both
+// sides (conservative).
+type rankShifts struct {
+	sorted []float64
+	cdf    nullCDF
+	u      int
 }
+
+// newRankShifts sorts vals (in place) and counts its tails.
+func newRankShifts(vals []float64, cdf nullCDF) rankShifts {
+	slices.Sort(vals)
+	le, ge := 0, 0
+	for _, v := range vals {
+		if v <= 0 {
+			le++
+		}
+		if v >= 0 {
+			ge++
+		}
+	}
+	return rankShifts{sorted: vals, cdf: cdf, u: min(le, ge)}
+}
+
+// estimate is the Hodges-Lehmann estimate: the median of the candidates.
+func (s *rankShifts) estimate() float64 { return medianSorted(s.sorted) }
+
+// pValue is the two-sided p-value of the test of no shift: 2·P(count ≤ u),
+// capped at 1.
+func (s *rankShifts) pValue() float64 { return min(1, 2*s.cdf(s.u)) }
+
+// interval is the distribution-free interval for the shift, the set of
+// shifts the test at level alpha/mult does not reject: [v_(k), v_(N+1−k)]
+// over the N sorted candidates, with k − 1 the critical count (Moses' for
+// two samples, Tukey's for pairs). It is (−Inf, +Inf) when no count is
+// critical (too few runs). Since the test rejects exactly when u is at most
+// the critical count, exactly when this interval excludes zero, the two
+// agree by construction.
+func (s *rankShifts) interval(mult, alpha float64) (lo, hi float64) {
+	c := critical(s.cdf, len(s.sorted), mult, alpha)
+	if c < 0 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	k := c + 1 // 1-based rank
+	return s.sorted[k-1], s.sorted[len(s.sorted)-k]
+}
+
+// shift is the Hodges-Lehmann comparison of two samples of log times: the
+// candidates are the m·n differences y_j − x_i, and the count is
+// Mann-Whitney's.
+type shift struct{ rankShifts }
 
 // newShift prepares the comparison of base xs and head ys (log times).
 func newShift(xs, ys []float64) *shift {
@@ -167,47 +212,8 @@ func newShift(xs, ys []float64) *shift {
 			d = append(d, y-x)
 		}
 	}
-	slices.Sort(d)
-	le, ge := 0, 0
-	for _, v := range d {
-		if v <= 0 {
-			le++
-		}
-		if v >= 0 {
-			ge++
-		}
-	}
 	pooled := append(slices.Clone(xs), ys...)
-	return &shift{diffs: d, cdf: newNullCDF(len(xs), len(ys), pooled), m: len(xs), n: len(ys), u: min(le, ge)}
-}
-
-// estimate is the Hodges-Lehmann shift: the median of the differences.
-func (s *shift) estimate() float64 {
-	d := s.diffs
-	k := len(d)
-	if k%2 == 1 {
-		return d[k/2]
-	}
-	return (d[k/2-1] + d[k/2]) / 2
-}
-
-// pValue is the two-sided p-value of the test of no shift: 2·P(U ≤ u),
-// capped at 1.
-func (s *shift) pValue() float64 {
-	return min(1, 2*s.cdf(s.u))
-}
-
-// interval is Moses' distribution-free interval for the shift, the set of
-// shifts the test at level alpha/mult does not reject: [d_(k), d_(N+1−k)]
-// with k − 1 the critical count. It is (−Inf, +Inf) when no count is
-// critical (too few runs).
-func (s *shift) interval(mult, alpha float64) (lo, hi float64) {
-	c := critical(s.cdf, s.m*s.n, mult, alpha)
-	if c < 0 {
-		return math.Inf(-1), math.Inf(1)
-	}
-	k := c + 1 // 1-based rank
-	return s.diffs[k-1], s.diffs[len(s.diffs)-k]
+	return &shift{newRankShifts(d, newNullCDF(len(xs), len(ys), pooled))}
 }
 
 // minRuns is the fewest runs per side that give a finite interval at

@@ -56,8 +56,9 @@ type ABOptions struct {
 	// before the first round (failed warm-ups are recorded as failed runs).
 	Warmup int
 	// Looks are the planned sample sizes, in runs per side of the
-	// benchmark with the fewest (Look.Runs), at which Decide is consulted: increasing, even (whole ABBA
-	// blocks), at least 2. The session ends at the last one.
+	// benchmark with the fewest (Look.Runs), at which Decide is consulted:
+	// increasing, even (whole ABBA blocks), at least 2. The session ends at
+	// the last one.
 	Looks []int
 	// AutoLooks, when Looks is empty, plans that many looks from the pace
 	// of the first ABBA block (two rounds): the last at the runs per side
@@ -426,6 +427,9 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			e.paceStart = e.now()
 		}
 		for i := range e.opt.Benchmarks {
+			if e.states[sideBase][i].stopped {
+				continue // stopped on both sides (see states)
+			}
 			for range e.reps[i] {
 				// ABBA per benchmark: its pairs alternate which side
 				// goes first.
