@@ -95,15 +95,3 @@ func minPairsFor(mult, alpha float64, limit int) int {
 	}
 	return limit + 1
 }
-
-// medianSorted is the median of sorted xs (NaN when empty).
-func medianSorted(xs []float64) float64 {
-	k := len(xs)
-	if k == 0 {
-		return math.NaN()
-	}
-	if k%2 == 1 {
-		return xs[k/2]
-	}
-	return (xs[k/2-1] + xs[k/2]) / 2
-}

@@ -173,16 +173,3 @@ func TestPairedNeedsHL(t *testing.T) {
 		t.Errorf("err = %v, want a refusal naming the paired comparison", err)
 	}
 }
-
-// TestMinPairsFor: at 5% the signed-rank test needs 6 pairs (2·2^-6 =
-// 0.03125 ≤ 0.05, 2·2^-5 > 0.05); with Holm's ×4, 8 pairs.
-func TestMinPairsFor(t *testing.T) {
-	for _, c := range []struct {
-		mult, alpha float64
-		want        int
-	}{{1, 0.05, 6}, {4, 0.05, 8}, {1, 0.01, 8}} {
-		if got := minPairsFor(c.mult, c.alpha, 200); got != c.want {
-			t.Errorf("minPairsFor(%v, %v) = %d, want %d", c.mult, c.alpha, got, c.want)
-		}
-	}
-}

@@ -199,6 +199,19 @@ func (s *rankShifts) interval(mult, alpha float64) (lo, hi float64) {
 	return s.sorted[k-1], s.sorted[len(s.sorted)-k]
 }
 
+// medianSorted is the median of sorted xs (NaN when empty): stats.Median
+// without its copy and sort, for candidates already sorted.
+func medianSorted(xs []float64) float64 {
+	k := len(xs)
+	if k == 0 {
+		return math.NaN()
+	}
+	if k%2 == 1 {
+		return xs[k/2]
+	}
+	return (xs[k/2-1] + xs[k/2]) / 2
+}
+
 // shift is the Hodges-Lehmann comparison of two samples of log times: the
 // candidates are the m·n differences y_j − x_i, and the count is
 // Mann-Whitney's.

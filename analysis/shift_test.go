@@ -230,13 +230,19 @@ func minMax(xs []float64) (lo, hi float64) {
 }
 
 func TestMinRunsFor(t *testing.T) {
-	// Exact: 2/C(2n, n) <= alpha/mult. n=4: 2/70 = 0.029.
+	// Two samples, exact: 2/C(2n, n) <= alpha/mult; n=4: 2/70 = 0.029.
+	// Pairs: 2·2^-n <= alpha/mult; n=6: 0.03125 <= 0.05, n=5: 0.0625.
 	for _, c := range []struct {
+		name        string
+		f           func(mult, alpha float64, limit int) int
 		mult, alpha float64
 		want        int
-	}{{1, 0.05, 4}, {1, 0.01, 5}, {10, 0.05, 6}} {
-		if got := minRunsFor(c.mult, c.alpha, 200); got != c.want {
-			t.Errorf("minRunsFor(%v, %v) = %d, want %d", c.mult, c.alpha, got, c.want)
+	}{
+		{"minRunsFor", minRunsFor, 1, 0.05, 4}, {"minRunsFor", minRunsFor, 1, 0.01, 5}, {"minRunsFor", minRunsFor, 10, 0.05, 6},
+		{"minPairsFor", minPairsFor, 1, 0.05, 6}, {"minPairsFor", minPairsFor, 4, 0.05, 8}, {"minPairsFor", minPairsFor, 1, 0.01, 8},
+	} {
+		if got := c.f(c.mult, c.alpha, 200); got != c.want {
+			t.Errorf("%s(%v, %v) = %d, want %d", c.name, c.mult, c.alpha, got, c.want)
 		}
 	}
 }

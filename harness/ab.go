@@ -384,6 +384,7 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			return StopFailed, false
 		}
 		runs := e.runsPerSide()
+		// Once, after the first block (balance resets paceRounds).
 		if e.rounds == autoPlanRounds && e.paceRounds == e.rounds {
 			e.balance()
 		}
