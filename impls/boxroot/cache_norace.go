@@ -13,20 +13,18 @@ package boxroot
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete. It pops a
-// free handle from the calling P's cache (no atomic operation, no lock)
-// and writes v into its slot; an empty cache takes a batch from the depot.
-// When every one of MaxHandles slots is live or cached, it panics with an
-// error wrapping ErrFull, no lock held.
+// free slot's handle from the calling P's cache (no atomic operation, no
+// lock) and writes v into the slot; an empty cache takes a batch from the
+// depot. When every one of MaxHandles slots is live or cached, it panics
+// with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
 	if id := uint(procPin()); id < maxCaches {
-		if c := caches[id].Load(); c != nil {
-			if s := c.pop(); s != nil {
-				procUnpin()
-				// The slot is ours: it left the cache. The Delete that
-				// freed it wrote it before caching it, ordered by the P.
-				s.v = v
-				return s.h
-			}
+		if h := caches[id].pop(); h != 0 {
+			procUnpin()
+			// The slot is ours: it left the cache. The Delete that
+			// freed it wrote it before caching it, ordered by the P.
+			stdSlot(h).v = v
+			return h
 		}
 	}
 	procUnpin()
@@ -36,31 +34,28 @@ func NewHandle(v any) Handle {
 // Delete releases a handle from NewHandle; any goroutine may call it. It
 // panics if the handle is invalid or already deleted. It checks the
 // handle's tag, writes the slot's free mark (dropping the value) and
-// advances the tag, then pushes the slot onto the calling P's cache; a
-// full cache gives its oldest half back to the depot.
+// advances the tag, then pushes the slot's next handle onto the calling
+// P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
-	s := stdLive(h)
-	free(s, h)
+	free(stdLive(h), h)
 	if id := uint(procPin()); id < maxCaches {
-		if c := caches[id].Load(); c != nil && c.push(s) {
+		if caches[id].push(h + tagOne) {
 			procUnpin()
 			return
 		}
 	}
 	procUnpin()
-	deleteSlow(s)
+	deleteSlow(h + tagOne)
 }
 
 // pinCache pins the calling goroutine to its P and returns the P's slot
 // cache; the caller has it to itself until unpinCache. It returns nil
-// (unpinned) when the P has no cache yet. Between the two calls the
-// caller must not block, allocate or take a lock. (The slow paths' form
-// of the pin above.)
+// (unpinned) when the P has no cache (its id is maxCaches or more).
+// Between the two calls the caller must not block, allocate or take a
+// lock. (The slow paths' form of the pin above.)
 func pinCache() *pcache {
 	if id := uint(procPin()); id < maxCaches {
-		if c := caches[id].Load(); c != nil {
-			return c
-		}
+		return &caches[id]
 	}
 	procUnpin()
 	return nil

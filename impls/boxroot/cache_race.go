@@ -2,7 +2,10 @@
 
 package boxroot
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Under the race detector the P's cache is guarded by a mutex (one per P
 // id, cacheLocks) instead of by pinning: the detector does not know that a
@@ -19,10 +22,10 @@ var cacheLocks [maxCaches]sync.Mutex
 // (see cache_norace.go).
 func NewHandle(v any) Handle {
 	if c := pinCache(); c != nil {
-		if s := c.pop(); s != nil {
+		if h := c.pop(); h != 0 {
 			unpinCache(c)
-			s.v = v
-			return s.h
+			stdSlot(h).v = v
+			return h
 		}
 		unpinCache(c)
 	}
@@ -31,31 +34,31 @@ func NewHandle(v any) Handle {
 
 // Delete releases a handle from NewHandle (see cache_norace.go).
 func (h Handle) Delete() {
-	s := stdLive(h)
-	free(s, h)
+	free(stdLive(h), h)
 	if c := pinCache(); c != nil {
-		if c.push(s) {
+		if c.push(h + tagOne) {
 			unpinCache(c)
 			return
 		}
 		unpinCache(c)
 	}
-	deleteSlow(s)
+	deleteSlow(h + tagOne)
 }
 
 // pinCache returns the slot cache of the P the caller runs on, locked, or
-// nil when the P has none yet.
+// nil when the P has none (its id is maxCaches or more).
 func pinCache() *pcache {
 	id := uint(procPin())
 	procUnpin()
 	if id < maxCaches {
-		if c := caches[id].Load(); c != nil {
-			cacheLocks[id].Lock()
-			return c
-		}
+		cacheLocks[id].Lock()
+		return &caches[id]
 	}
 	return nil
 }
 
 // unpinCache ends pinCache.
-func unpinCache(c *pcache) { cacheLocks[c.id].Unlock() }
+func unpinCache(c *pcache) {
+	id := (uintptr(unsafe.Pointer(c)) - uintptr(unsafe.Pointer(&caches))) / unsafe.Sizeof(*c)
+	cacheLocks[id].Unlock()
+}

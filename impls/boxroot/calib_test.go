@@ -117,6 +117,53 @@ func BenchmarkCalibratePin(b *testing.B) {
 	}
 }
 
+// BenchmarkCalibrateUnpinned is BenchmarkHandle's single-goroutine loop
+// with the pins taken out: NewHandle, Value and Delete's fast paths on a
+// cache of the benchmark's own, filled from the depot, with no procPin or
+// procUnpin. It is not a usable API (a cache used without the pin is safe
+// only for one goroutine); it measures what the drop-in API would cost if
+// its synchronisation were free, the bound on any per-P design that keeps
+// its checks and its GC-visible writes.
+func BenchmarkCalibrateUnpinned(b *testing.B) {
+	c := new(pcache)
+	var buf [cacheBatch]Handle
+	for i := depotTake(buf[:]) - 1; i >= 0; i-- {
+		c.push(buf[i])
+	}
+	v := sinkValue
+	bad := 0
+	defer cpuPerOp(b)()
+	for range b.N {
+		h := unpinnedNew(c, v)
+		if h.Value() != v {
+			bad++
+		}
+		unpinnedDelete(c, h)
+	}
+	b.StopTimer()
+	if bad != 0 {
+		b.Fatalf("%d wrong values", bad)
+	}
+	depotGive(c.sl[:c.n])
+}
+
+// unpinnedNew is NewHandle's fast path without the pin.
+//
+//go:noinline
+func unpinnedNew(c *pcache, v any) Handle {
+	h := c.pop()
+	stdSlot(h).v = v
+	return h
+}
+
+// unpinnedDelete is Delete's fast path without the pin.
+//
+//go:noinline
+func unpinnedDelete(c *pcache, h Handle) {
+	free(stdLive(h), h)
+	c.push(h + tagOne)
+}
+
 // crossSink keeps BenchmarkCalibrateCrossCore's reads from being dropped.
 var crossSink uintptr
 

@@ -97,15 +97,16 @@
 // # The drop-in API
 //
 // Free slots live in two tiers, as in a memory allocator's per-CPU caches:
-// a cache per P of up to 256 free slots (a stack, so that a goroutine
-// that creates and deletes in turn reuses warm slots), and a depot under
-// one mutex: magazines (batches of 128 slots passed on whole from the
-// cache that gave them back to the next that takes one, without touching
-// the slots) and the pools' local free lists. NewHandle pins the goroutine to its P
-// (runtime.procPin, as sync.Pool does), pops a slot from the P's cache,
-// unpins, and writes the value; Delete checks the handle's tag, writes the
-// free mark, advances the tag, and pushes the slot onto its own P's cache
-// the same way. Neither takes a lock or an atomic read-modify-write. An
+// a cache per P of up to 256 free slots, kept as the handles their next
+// creates return (a stack, so that a goroutine that creates and deletes in
+// turn reuses warm slots), and a depot under one mutex: magazines
+// (batches of 128 handles passed on whole from the cache that gave them
+// back to the next that takes one, without touching the slots) and the
+// pools' local free lists. NewHandle pins the goroutine to its P
+// (runtime.procPin, as sync.Pool does), pops a handle from the P's cache,
+// unpins, and writes the value into the handle's slot; Delete checks the
+// handle's tag, writes the free mark, advances the tag, and pushes the
+// slot's next handle onto its own P's cache the same way. Neither takes a lock or an atomic read-modify-write. An
 // empty cache takes 128 slots from the depot, a full one gives its oldest
 // 128 back; the depot allocates a pool only when it has no free slot.
 // Under the race detector each cache

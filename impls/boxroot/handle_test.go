@@ -48,21 +48,17 @@ func resetStdPeak() {
 func cachedPools() map[int32]bool {
 	seen := map[int32]bool{}
 	for id := range caches {
-		c := caches[id].Load()
-		if c == nil {
-			continue
+		c := pinCacheID(id)
+		for _, h := range c.sl[:c.n] {
+			seen[int32(h&indexMask>>poolLog)] = true
 		}
-		c = pinCacheID(c)
-		for _, s := range c.sl[:c.n] {
-			seen[int32(s.h&indexMask>>poolLog)] = true
-		}
-		unpinCacheID(c)
+		unpinCacheID(id)
 	}
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	for _, m := range depot.mags {
-		for _, s := range m {
-			seen[int32(s.h&indexMask>>poolLog)] = true
+		for _, h := range m {
+			seen[int32(h&indexMask>>poolLog)] = true
 		}
 	}
 	return seen

@@ -6,7 +6,7 @@ const raceEnabled = false
 
 // pinCacheID gives a test a P's cache to inspect; without the race
 // detector, the caller makes sure that no goroutine uses the drop-in API.
-func pinCacheID(c *pcache) *pcache { return c }
+func pinCacheID(id int) *pcache { return &caches[id] }
 
 // unpinCacheID ends pinCacheID.
-func unpinCacheID(*pcache) {}
+func unpinCacheID(int) {}

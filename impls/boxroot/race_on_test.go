@@ -7,7 +7,7 @@ package boxroot
 const raceEnabled = true
 
 // pinCacheID locks a P's cache for a test's inspection.
-func pinCacheID(c *pcache) *pcache { cacheLocks[c.id].Lock(); return c }
+func pinCacheID(id int) *pcache { cacheLocks[id].Lock(); return &caches[id] }
 
 // unpinCacheID ends pinCacheID.
-func unpinCacheID(c *pcache) { cacheLocks[c.id].Unlock() }
+func unpinCacheID(id int) { cacheLocks[id].Unlock() }
