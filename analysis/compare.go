@@ -371,15 +371,16 @@ func CompareFiles(base, head *harness.File, o Options) (*Comparison, error) {
 	return c, nil
 }
 
-// ComparePaths loads two results files with harness.Load (whose errors name the
-// file and what is wrong with it) and compares them with CompareFiles; the paths
-// name the sides unless o names them.
+// ComparePaths loads two results files, or two files of Go benchmark text,
+// with harness.LoadAny (whose errors name the file and what is wrong with it)
+// and compares them with CompareFiles; the paths name the sides unless o
+// names them.
 func ComparePaths(basePath, headPath string, o Options) (*Comparison, error) {
-	base, err := harness.Load(basePath)
+	base, err := harness.LoadAny(basePath)
 	if err != nil {
 		return nil, fmt.Errorf("compare: base: %w", err)
 	}
-	head, err := harness.Load(headPath)
+	head, err := harness.LoadAny(headPath)
 	if err != nil {
 		return nil, fmt.Errorf("compare: head: %w", err)
 	}
@@ -699,7 +700,7 @@ func sameWork(b, h *harness.Result) bool {
 func unitSeconds(r *harness.Result) []float64 {
 	xs := UnitTimes(r)
 	for i := range xs {
-		xs[i] /= 1e9
+		xs[i] *= 1e-9 // as benchfmt converts ns/op, so that Go benchmark text gives benchstat's samples
 	}
 	return xs
 }
@@ -711,7 +712,10 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 	label := h.Label
 	basis := string(BasisTime)
 	bs, hs := b.WallSeconds(), h.WallSeconds()
-	if !sameWork(b, h) {
+	// Go benchmark text is compared per op always: its iteration counts
+	// vary from line to line by design (see harness.DecodeGoBench).
+	perOp := bf.Workload == harness.GoBenchWorkload && hf.Workload == harness.GoBenchWorkload
+	if perOp || !sameWork(b, h) {
 		basis = "per " + c.Unit
 		bs, hs = unitSeconds(b), unitSeconds(h)
 	}
@@ -757,7 +761,7 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 			row.Warnings = append(row.Warnings, "parameters differ: "+d)
 		}
 	}
-	if basis != string(BasisTime) {
+	if basis != string(BasisTime) && !perOp {
 		row.Warnings = append(row.Warnings, fmt.Sprintf("the sides do different amounts of work per run: compared %s", basis))
 	}
 	if n := row.Base.Failed + row.Head.Failed; n > 0 {

@@ -13,7 +13,8 @@
 // Measure (GC and memory figures around the workload), WriteWorkerLine and
 // Pin. CollectMachine, CollectTool, ToolOf and MachineWarnings record where
 // and with what a file was measured. The results file itself is described
-// in schema.go and read by Load and Decode.
+// in schema.go and read by Load and Decode; LoadAny and DecodeAny also
+// read Go benchmark text into the same shape (DecodeGoBench), for compare.
 //
 // Workers are started in their own process group and measured with wait4's
 // rusage, so the package needs a Unix system; pinning needs Linux.

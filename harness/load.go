@@ -46,14 +46,17 @@ func Decode(r io.Reader, name string) (*File, error) {
 }
 
 // Load reads and checks the results file at path ("-" reads standard input).
-func Load(path string) (*File, error) {
+func Load(path string) (*File, error) { return load(path, Decode) }
+
+// load opens path ("-" is standard input) and reads it with decode.
+func load(path string, decode func(io.Reader, string) (*File, error)) (*File, error) {
 	if path == "-" {
-		return Decode(os.Stdin, "standard input")
+		return decode(os.Stdin, "standard input")
 	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open results file: %w", err)
 	}
 	defer fh.Close()
-	return Decode(fh, path)
+	return decode(fh, path)
 }

@@ -22,13 +22,18 @@ const exitInconclusive = 3
 func newCompareCmd() *cobra.Command {
 	var format, cells, threshold, method, alpha string
 	cmd := &cobra.Command{
-		Use:   "compare BASE.json NEW.json | compare --cells A,B FILE.json",
-		Short: "Compare two results files (or two cells of one file), with a three-way regression gate",
+		Use:   "compare BASE NEW | compare --cells A,B FILE.json",
+		Short: "Compare two results files, two go test -bench outputs, or two cells of one file, with a three-way regression gate",
 		Long: `Compare every benchmark present on both sides: one row per benchmark with both
 medians, the change (delta) with its confidence interval, the p-value and a
 verdict (faster, slower, or ~ for no significant difference), closed by a
 geomean row. When the two sides do different work per run, the row compares
 time per unit of work and says so.
+
+BASE and NEW are rootbench results files (JSON) or the text go test -bench
+prints (the files benchstat reads), told apart by their first character. Go
+benchmark text is compared on time per op (ns/op, or any time unit benchfmt
+converts to sec/op); other units such as B/op are not compared.
 
 --method hl (the default): the Hodges-Lehmann shift of log times with the
 Mann-Whitney (Moses) interval; a row is significant exactly when its interval
@@ -45,6 +50,7 @@ data are too noisy.
 Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 (flags, files, or samples that are not positive finite numbers).`,
 		Example: `  rootbench compare base.json new.json
+  go test -bench . -count 10 > new.txt; rootbench compare --fail-on-regression 5% old.txt new.txt
   rootbench compare --format markdown --fail-on-regression 5% base.json new.json
   rootbench compare --cells ocaml,boxroot --fail-on-regression 5% results/msgpass.json
   rootbench compare --method benchstat base.json new.json`,
@@ -98,7 +104,7 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 				}
 			default:
 				if len(args) != 2 {
-					return usageErrorf("compare takes two results files, BASE.json NEW.json (or --cells A,B FILE.json); got %d argument(s)", len(args))
+					return usageErrorf("compare takes two results files or go test -bench outputs, BASE NEW (or --cells A,B FILE.json); got %d argument(s)", len(args))
 				}
 				o.BaseName, o.HeadName = args[0], args[1]
 				if c, err = analysis.ComparePaths(args[0], args[1], o); err != nil {

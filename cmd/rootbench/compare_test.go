@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func TestCompareRejectsBadSamples(t *testing.T) {
 func TestCompareUsage(t *testing.T) {
 	r := rootbench(t, nil, "compare")
 	r.must(t, exitUsage)
-	if !strings.Contains(strings.ToLower(r.stderr), "usage: rootbench compare base.json new.json") {
+	if !strings.Contains(strings.ToLower(r.stderr), "usage: rootbench compare base new") {
 		t.Errorf("compare without arguments does not print its usage line: %s", r.stderr)
 	}
 	r = rootbench(t, nil, "compare", "--help")
@@ -117,4 +118,32 @@ func TestCompareUsage(t *testing.T) {
 			t.Errorf("compare --help lacks %q", want)
 		}
 	}
+}
+
+// TestCompareGoBenchText: two files of go test -bench output are compared
+// per op, and the gate decides on them as on results files.
+func TestCompareGoBenchText(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, ns ...int) string {
+		var b strings.Builder
+		b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/p\n")
+		for _, v := range ns {
+			fmt.Fprintf(&b, "BenchmarkEncode-2   \t%d\t%d ns/op\t16 B/op\t1 allocs/op\n", 1_000_000+v, v)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	old := write("old.txt", 1000, 1002, 998, 1001, 999, 1000, 1003, 997)
+	slow := write("new.txt", 1200, 1203, 1198, 1201, 1199, 1200, 1202, 1197)
+	r := rootbench(t, nil, "compare", "--fail-on-regression", "5%", old, slow)
+	r.must(t, 1)
+	for _, want := range []string{"median time per op", "Encode-2", "REGRESSION", "+20.00%"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare of Go benchmark text lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).must(t, 0)
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
 )
 
@@ -104,8 +105,8 @@ func gateRule(c *analysis.Comparison) string {
 // method, the summary line and every warning.
 func Text(w io.Writer, c *analysis.Comparison) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s: base = %s, head = %s; median workload wall time%s\n",
-		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, medianCI(c))
+	fmt.Fprintf(&buf, "%s: base = %s, head = %s; %s%s\n",
+		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c))
 	gate := c.Threshold > 0
 	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
@@ -131,7 +132,7 @@ func Text(w io.Writer, c *analysis.Comparison) error {
 	)
 	t.Header(header...)
 	for _, r := range c.Rows {
-		cells := []any{rowName(r), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), pValue(c, r), string(r.Verdict)}
+		cells := []any{rowName(c, r), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), pValue(c, r), string(r.Verdict)}
 		if gate {
 			cells = append(cells, gateText(r))
 		}
@@ -163,6 +164,19 @@ func Text(w io.Writer, c *analysis.Comparison) error {
 	return nil
 }
 
+// isGoBench reports whether c compares Go benchmark text (see
+// harness.DecodeGoBench), whose rows are all per op.
+func isGoBench(c *analysis.Comparison) bool { return c.Workload == harness.GoBenchWorkload }
+
+// measure names what the sides' columns show: the median workload wall
+// time, or the median time per op for Go benchmark text.
+func measure(c *analysis.Comparison) string {
+	if isGoBench(c) {
+		return "median time per op"
+	}
+	return "median workload wall time"
+}
+
 // medianCI is the header's note on the sides' columns: benchstat shows each
 // median's interval, the default method only the medians (its interval is
 // the delta's).
@@ -192,12 +206,16 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-func rowName(r analysis.Row) string {
+// rowName is a row's benchmark cell: its label ("base → head" when the
+// labels differ), with the basis when the row compares per unit of work
+// while others may not (Go benchmark text is per op throughout, which the
+// header says).
+func rowName(c *analysis.Comparison, r analysis.Row) string {
 	name := r.Label
 	if r.BaseLabel != "" {
 		name = r.BaseLabel + " → " + r.Label
 	}
-	if r.Basis != "" && r.Basis != string(analysis.BasisTime) {
+	if r.Basis != "" && r.Basis != string(analysis.BasisTime) && !isGoBench(c) {
 		name += " (" + r.Basis + ")"
 	}
 	return name
@@ -227,8 +245,8 @@ func gateText(r analysis.Row) string {
 func Markdown(w io.Writer, c *analysis.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "**%s**\n\n", report.MdEscape(SummaryLine(c)))
-	fmt.Fprintf(&b, "%s: median workload wall time%s; **base** = %s, **head** = %s\n\n",
-		report.MdEscape(cmp.Or(c.Workload, "results")), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
+	fmt.Fprintf(&b, "%s: %s%s; **base** = %s, **head** = %s\n\n",
+		report.MdEscape(cmp.Or(c.Workload, "results")), measure(c), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
 	gate := c.Threshold > 0
 	header := []string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
@@ -242,7 +260,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		if r.Verdict != analysis.Same {
 			verdict = "**" + verdict + "**"
 		}
-		row := []string{report.MdEscape(rowName(r)), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), verdict}
+		row := []string{report.MdEscape(rowName(c, r)), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), verdict}
 		if gate {
 			g := gateText(r)
 			if r.Gate == analysis.Regression {
@@ -268,11 +286,14 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		fmt.Fprintf(&b, " (%d warning%s)", n, report.Plural(n))
 	}
 	b.WriteString("</summary>\n\n")
-	sample := "every successful run's workload wall time is one sample"
-	if c.Paired {
-		sample = "each base run and the head run made next to it form one pair of workload wall times"
+	sample := "every successful run's workload wall time is one sample (time per unit of work when the sides do different work)"
+	if isGoBench(c) {
+		sample = "every result line's time per op is one sample"
 	}
-	fmt.Fprintf(&b, "Method: %s (time per unit of work when the sides do different work). %s. %s\n\n",
+	if c.Paired {
+		sample = "each base run and the head run made next to it form one pair of workload wall times (time per unit of work when the sides do different work)"
+	}
+	fmt.Fprintf(&b, "Method: %s. %s. %s\n\n",
 		sample, report.MdEscape(Method(c)), gateRule(c))
 	if len(c.Warnings) > 0 {
 		b.WriteString("**Warnings**\n\n")
@@ -284,7 +305,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	b.WriteString("**Tests**\n\n")
 	var tests [][]string
 	for _, r := range c.Rows {
-		tests = append(tests, []string{report.MdEscape(rowName(r)), pNumber(r.P), pNumber(r.PAdjusted), levelText(r.Level), nString(r),
+		tests = append(tests, []string{report.MdEscape(rowName(c, r)), pNumber(r.P), pNumber(r.PAdjusted), levelText(r.Level), nString(r),
 			absCI(r.Base), absCI(r.Head), interval(r)})
 	}
 	if err := report.MarkdownTable(&b, []string{"benchmark", "p", "adjusted p", "level", "n", "base median [95% CI]", "head median [95% CI]", "delta interval"}, tests,
@@ -359,11 +380,17 @@ func machineRows(b, h analysis.Side) [][3]string {
 	row := func(name string, f func(s analysis.Side) string) [3]string {
 		return [3]string{name, cmp.Or(f(b), report.Missing), cmp.Or(f(h), report.Missing)}
 	}
+	count := func(n int) string { // 0: not recorded (Go benchmark text)
+		if n <= 0 {
+			return ""
+		}
+		return fmt.Sprint(n)
+	}
 	return [][3]string{
 		row("host", func(s analysis.Side) string { return s.Machine.Hostname }),
 		row("CPU", func(s analysis.Side) string { return s.Machine.CPUModel }),
-		row("logical CPUs", func(s analysis.Side) string { return fmt.Sprint(s.Machine.LogicalCPUs) }),
-		row("GOMAXPROCS", func(s analysis.Side) string { return fmt.Sprint(s.Machine.GOMAXPROCS) }),
+		row("logical CPUs", func(s analysis.Side) string { return count(s.Machine.LogicalCPUs) }),
+		row("GOMAXPROCS", func(s analysis.Side) string { return count(s.Machine.GOMAXPROCS) }),
 		row("OS/arch", func(s analysis.Side) string { return s.Machine.OS + "/" + s.Machine.Arch }),
 		row("kernel", func(s analysis.Side) string { return s.Machine.Kernel }),
 		row("governor", func(s analysis.Side) string { return s.Machine.Governor }),

@@ -1,0 +1,84 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecodeGoBench(t *testing.T) {
+	text := `goos: linux
+goarch: amd64
+cpu: AMD EPYC
+pkg: example.com/a
+BenchmarkX-2   	 1000	      1726 ns/op	  16 B/op	 1 allocs/op
+BenchmarkX-2   	 2000	    0.2950 ns/op
+BenchmarkY/n=1-2   	 3	 2.5 sec/op
+pkg: example.com/b
+BenchmarkX-2   	 1000	      10.5 ns/op
+`
+	f, err := DecodeGoBench(strings.NewReader(text), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Workload != GoBenchWorkload || f.Unit != "op" || f.Machine.OS != "linux" || f.Machine.Arch != "amd64" || f.Machine.CPUModel != "AMD EPYC" {
+		t.Fatalf("file header: workload %q unit %q machine %+v", f.Workload, f.Unit, f.Machine)
+	}
+	want := []struct {
+		label string
+		ns    []float64
+	}{
+		{"example.com/a X-2", []float64{1726, 0.295}},
+		{"example.com/a Y/n=1-2", []float64{2.5e9}},
+		{"example.com/b X-2", []float64{10.5}},
+	}
+	if len(f.Results) != len(want) {
+		t.Fatalf("%d results, want %d: %+v", len(f.Results), len(want), f.Results)
+	}
+	for i, w := range want {
+		r := f.Results[i]
+		if r.Label != w.label || len(r.Runs) != len(w.ns) {
+			t.Fatalf("result %d: %q with %d runs, want %q with %d", i, r.Label, len(r.Runs), w.label, len(w.ns))
+		}
+		for j, ns := range w.ns {
+			if got := float64(r.Runs[j].WallNs) / float64(r.Runs[j].Cells); got != ns {
+				t.Fatalf("%s run %d: %v ns/op, want %v", r.Label, j, got, ns)
+			}
+		}
+	}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	// One package: labels without it.
+	g, err := DecodeGoBench(strings.NewReader("pkg: p\nBenchmarkX-2 10 5 ns/op\n"), "one.txt")
+	if err != nil || g.Results[0].Label != "X-2" {
+		t.Fatalf("one package: %v, %+v", err, g)
+	}
+}
+
+func TestDecodeGoBenchRefuses(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"empty", "", "no benchmark result line"},
+		{"prose", "hello\nworld\n", "no benchmark result line"},
+		{"syntax", "BenchmarkX-2 100 abc ns/op\n", "t.txt:1"},
+		{"no time", "BenchmarkX-2 100 16 B/op\n", "t.txt:1: benchmark X-2 has no time per op"},
+		{"zero time", "BenchmarkX-2 100 0 ns/op\n", "need a positive finite time per op"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := DecodeGoBench(strings.NewReader(c.text), "t.txt")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestDecodeAny(t *testing.T) {
+	f, err := DecodeAny(strings.NewReader("  \nBenchmarkX-2 10 5 ns/op\n"), "x.txt")
+	if err != nil || f.Workload != GoBenchWorkload {
+		t.Fatalf("Go benchmark text: %v, %+v", err, f)
+	}
+	_, err = DecodeAny(strings.NewReader(` {"schema": "other/v9"}`), "x.json")
+	if err == nil || !strings.Contains(err.Error(), `schema "other/v9" is not supported`) {
+		t.Fatalf("JSON goes to Decode: got %v", err)
+	}
+}
