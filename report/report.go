@@ -30,6 +30,9 @@ type Options struct {
 	// Sort orders the summary: SortAuto (""), SortCell or SortMean; see
 	// ParseSort.
 	Sort string
+	// Width is the terminal's width in columns, 0 when unknown or not a
+	// terminal: a summary table wider than it is narrowed (see Summary).
+	Width int
 }
 
 // The --sort values.

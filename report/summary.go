@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -35,6 +37,11 @@ import (
 // each cell against it. The order of rows follows o.Sort (see SortAuto);
 // times are in one unit for the whole table (TableUnit). A single run's σ
 // reads "—".
+//
+// When o.Width is set and the table is wider, it is narrowed step by step
+// until it fits (summaryLayouts): two-line headers (mean, relative), with
+// the column against the incumbent reading "× faster than" it; then without the ± σ column
+// (CV remains); then without the incumbent column (the sentences remain).
 func Summary(w io.Writer, f *harness.File, o Options) {
 	p := painter(o.Style.Color())
 	u := TableUnit(f, o.Unit)
@@ -43,7 +50,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	unit := rel.Unit
 
 	fmt.Fprintln(w, p.paint("Summary", ansiBold))
-	rows := make([][]string, 0, len(order))
+	rows := make([]summaryRow, 0, len(order))
 	for _, i := range order {
 		r, x := &f.Results[i], rel.Rows[i]
 		name := r.Label
@@ -52,11 +59,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		}
 		n := Successful(r)
 		if n == 0 {
-			row := []string{name, "failed", Missing, Missing, Missing, Missing}
-			if rel.Incumbent != "" {
-				row = append(row, Missing)
-			}
-			rows = append(rows, row)
+			rows = append(rows, summaryRow{name, "failed", Missing, Missing, Missing, Missing, Missing, Missing})
 			continue
 		}
 		perCell, cv := Missing, Missing
@@ -66,11 +69,8 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		if n > 1 {
 			cv = fmt.Sprintf("%.1f%%", 100*r.CV)
 		}
-		row := []string{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x)}
-		if rel.Incumbent != "" {
-			row = append(row, incumbentText(r, x))
-		}
-		rows = append(rows, row)
+		rows = append(rows, summaryRow{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x),
+			incumbentText(r, x), incumbentFactor(r, x)})
 	}
 	first := "Cell"
 	if f.Workload == "callback" {
@@ -80,15 +80,49 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	if b := rel.BasisLabel(); b != "" {
 		relHeader = "Relative " + b + " (± σ)"
 	}
-	header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-	if rel.Incumbent != "" {
-		header = append(header, "vs "+rel.Incumbent)
-		align = append(align, tw.AlignRight)
+	var table string
+	for _, l := range summaryLayouts(rel.Incumbent != "") {
+		header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader}
+		if l.twoLineHeaders {
+			header[1] = "Mean\n[" + u.String() + "]"
+			header[5] = strings.Replace(relHeader, " (± σ)", "\n(± σ)", 1)
+		}
+		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+		switch {
+		case l.incumbent && l.twoLineHeaders:
+			header = append(header, "× faster than\n"+rel.Incumbent)
+			align = append(align, tw.AlignRight)
+		case l.incumbent:
+			header = append(header, "vs "+rel.Incumbent)
+			align = append(align, tw.AlignRight)
+		}
+		cells := make([][]string, len(rows))
+		for i, r := range rows {
+			cells[i] = r[:6:6]
+			if l.incumbent && l.twoLineHeaders {
+				cells[i] = append(cells[i], r[7])
+			} else if l.incumbent {
+				cells[i] = append(cells[i], r[6])
+			}
+		}
+		if !l.sigma {
+			header = slices.Delete(header, 2, 3)
+			align = slices.Delete(align, 2, 3)
+			for i := range cells {
+				cells[i] = slices.Delete(slices.Clone(cells[i]), 2, 3)
+			}
+		}
+		var buf strings.Builder
+		if err := renderTable(&buf, header, cells, align); err != nil {
+			table = fmt.Sprintf("(summary table not rendered: %v)\n", err)
+			break
+		}
+		table = buf.String()
+		if o.Width <= 0 || textWidth(table) <= o.Width {
+			break
+		}
 	}
-	if err := renderTable(w, header, rows, align); err != nil {
-		fmt.Fprintf(w, "(summary table not rendered: %v)\n", err)
-	}
+	fmt.Fprint(w, table)
 
 	lines := Sentences(f, o)
 	if len(lines) == 0 && !anyReference(rel) {
@@ -99,12 +133,71 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	for _, warn := range append(rel.Warnings, GatheredWarnings(f)...) {
-		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), warn)
+		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), wrapWords(warn, o.Width, len("  Warning: "), "    "))
 	}
 	if len(rel.Groups) > 1 {
 		fmt.Fprintln(w)
 		scanTable(w, f, rel)
 	}
+}
+
+// summaryRow is one row of the summary's cells: label, mean, σ, CV, cost
+// per unit, relative, against the incumbent (wide), against the incumbent
+// (narrow: the factor alone, under a "× faster than" header).
+type summaryRow [8]string
+
+// summaryLayout is one way to draw the summary table, from the widest.
+type summaryLayout struct {
+	twoLineHeaders, sigma, incumbent bool
+}
+
+// summaryLayouts lists the layouts Summary tries, widest first: the last
+// is used when none fits.
+func summaryLayouts(incumbent bool) []summaryLayout {
+	return []summaryLayout{
+		{false, true, incumbent},
+		{true, true, incumbent},
+		{true, false, incumbent},
+		{true, false, false},
+	}
+}
+
+// wrapWords breaks s at spaces for a terminal cols wide: the first line
+// follows a prefix of first characters, the others start with indent. A
+// word longer than a line keeps a line of its own; cols <= 0 (no terminal)
+// leaves s whole.
+func wrapWords(s string, cols, first int, indent string) string {
+	room := cols - first
+	if cols <= 0 || utf8.RuneCountInString(s) <= room {
+		return s
+	}
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case line+1+n > room:
+			b.WriteString("\n" + indent)
+			line, room = 0, cols-len(indent)
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
+}
+
+// textWidth is the widest line of s in terminal columns (every character
+// the tables draw, rules and ± σ × included, takes one).
+func textWidth(s string) int {
+	w := 0
+	for _, line := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(line))
+	}
+	return w
 }
 
 func anyReference(rel *analysis.Relatives) bool {
@@ -171,6 +264,20 @@ func RelativeText(x analysis.Relative) string {
 		return fmt.Sprintf("%.2f ± %.2f", x.Ratio.Ratio, x.Stddev)
 	}
 	return fmt.Sprintf("%.2f", x.Ratio.Ratio)
+}
+
+// incumbentFactor states a result against the incumbent under a "× faster
+// than" header: "19.10 ± 0.80", "0.77 ± 0.01" for one slower than it,
+// "(incumbent)" for the incumbent itself.
+func incumbentFactor(r *harness.Result, x analysis.Relative) string {
+	c := x.Incumbent
+	switch {
+	case r.Cell == analysis.IncumbentCell:
+		return "(incumbent)"
+	case !c.OK || !(c.Ratio > 0):
+		return Missing
+	}
+	return factor(painter(false), 1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio))
 }
 
 // incumbentText states a result against the incumbent: "19.10 ± 0.80×

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -278,5 +279,60 @@ func TestSummaryOneRunSigma(t *testing.T) {
 	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
 	if cells := rowCells(t, got, "boxroot"); cells[1] != Missing {
 		t.Errorf("one-run σ = %q, want %q:\n%s", cells[1], Missing, got)
+	}
+}
+
+// On a terminal narrower than the summary table, the table narrows until
+// it fits (two-line headers and the factor against the incumbent, then
+// without ± σ), and warnings wrap at spaces; without a width the table and
+// the warnings are whole.
+func TestSummaryNarrowsToWidth(t *testing.T) {
+	f := seedFile()
+	long := result("boxroot:locked-remote", 1.9, 0.3, 1.5, 2.4, 1.5, 1.9, 2.4)
+	long.Cell = "boxroot:locked-remote"
+	cgo := result("cgo-handle", 20, 0.2, 19.8, 20.2, 19.8, 20, 20.2)
+	cgo.Cell = "cgo-handle"
+	f.Results = append(f.Results, long, cgo)
+	wide := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	if textWidth(wide) <= 80 || !strings.Contains(wide, "vs cgo-handle") || !strings.Contains(wide, "× faster │") {
+		t.Fatalf("without a width the whole table (wider than 80) is printed:\n%s", wide)
+	}
+	for _, cols := range []int{100, 80, 60} {
+		got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{Width: cols})
+		table := got[:strings.Index(got, "└")]
+		if cols >= 80 && textWidth(table) > cols {
+			t.Errorf("width %d: table %d wide:\n%s", cols, textWidth(table), got)
+		}
+		if cols == 100 && (!strings.Contains(table, "× faster than") || strings.Contains(table, "× faster │") || !strings.Contains(table, "± σ │")) {
+			t.Errorf("width 100: want two-line headers, the incumbent column as factors, and ± σ:\n%s", got)
+		}
+		if cols == 60 && (strings.Contains(table, "× faster") || strings.Contains(table, "± σ │")) {
+			t.Errorf("width 60: the narrowest table (no incumbent column, no ± σ) is the fallback:\n%s", got)
+		}
+		for _, line := range strings.Split(got[strings.Index(got, "┘"):], "\n") {
+			if strings.Contains(line, "Warning") || strings.HasPrefix(line, "    ") {
+				if utf8.RuneCountInString(line) > cols && strings.Contains(strings.TrimSpace(line), " ") {
+					t.Errorf("width %d: warning line of %d columns: %q", cols, utf8.RuneCountInString(line), line)
+				}
+			}
+		}
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	for _, c := range []struct {
+		s          string
+		cols, lead int
+		want       string
+	}{
+		{"a b c", 0, 4, "a b c"},
+		{"a b c", 10, 4, "a b c"},
+		{"alpha beta gamma delta", 14, 4, "alpha beta\n  gamma delta"},
+		{"alpha beta gamma delta", 10, 4, "alpha\n  beta\n  gamma\n  delta"},
+		{"incomprehensibilities x", 10, 4, "incomprehensibilities\n  x"},
+	} {
+		if got := wrapWords(c.s, c.cols, c.lead, "  "); got != c.want {
+			t.Errorf("wrapWords(%q, %d, %d) = %q, want %q", c.s, c.cols, c.lead, got, c.want)
+		}
 	}
 }

@@ -184,6 +184,13 @@ func (b *benchFlags) resolve() (*session, error) {
 	outFile, _ := s.out.(*os.File)
 	s.style = report.ResolveStyle(style, outFile)
 	s.ropts.Style = s.style
+	// On a terminal the summary table narrows to fit it; pipes and logs get
+	// the whole table.
+	if outFile != nil && term.IsTerminal(int(outFile.Fd())) {
+		if cols, _, err := term.GetSize(int(outFile.Fd())); err == nil && cols > 0 {
+			s.ropts.Width = cols
+		}
+	}
 	if s.style == report.None {
 		s.out = io.Discard
 	}
