@@ -177,7 +177,9 @@ type Row struct {
 	Gate Outcome
 	// MoreRuns is, for an Inconclusive row, about how many more runs per
 	// side would decide it (interval width taken as shrinking with
-	// 1/sqrt(n)); 0 when unknown or not needed.
+	// 1/sqrt(n)); 0 when unknown, not needed, or beyond maxMoreRuns (an
+	// estimate about the size of the threshold, which no practical number
+	// of runs settles).
 	MoreRuns int
 	// Warnings about this row (too few samples, mismatched parameters).
 	Warnings []string
@@ -1025,11 +1027,14 @@ func (c *Comparison) moreRuns(r *Row) int {
 		return 0
 	}
 	need := float64(n) * factor * factor
-	if math.IsNaN(need) || math.IsInf(need, 0) || need > 1e6 {
+	if math.IsNaN(need) || math.IsInf(need, 0) || need > maxMoreRuns {
 		return 0
 	}
 	return max(1, int(math.Ceil(need))-n)
 }
+
+// maxMoreRuns bounds the runs per side Row.MoreRuns states.
+const maxMoreRuns = 10_000
 
 // minRuns is the smallest sample size whose widest median interval (its
 // minimum to its maximum, of confidence 1 − 2·0.5ⁿ) reaches confidence.

@@ -118,7 +118,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 			break
 		}
 		table = buf.String()
-		if o.Width <= 0 || textWidth(table) <= o.Width {
+		if o.Width <= 0 || TextWidth(table) <= o.Width {
 			break
 		}
 	}
@@ -133,7 +133,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	for _, warn := range append(rel.Warnings, GatheredWarnings(f)...) {
-		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), wrapWords(warn, o.Width, len("  Warning: "), "    "))
+		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), WrapWords(warn, o.Width, len("  Warning: "), "    "))
 	}
 	if len(rel.Groups) > 1 {
 		fmt.Fprintln(w)
@@ -162,11 +162,11 @@ func summaryLayouts(incumbent bool) []summaryLayout {
 	}
 }
 
-// wrapWords breaks s at spaces for a terminal cols wide: the first line
+// WrapWords breaks s at spaces for a terminal cols wide: the first line
 // follows a prefix of first characters, the others start with indent. A
 // word longer than a line keeps a line of its own; cols <= 0 (no terminal)
 // leaves s whole.
-func wrapWords(s string, cols, first int, indent string) string {
+func WrapWords(s string, cols, first int, indent string) string {
 	room := cols - first
 	if cols <= 0 || utf8.RuneCountInString(s) <= room {
 		return s
@@ -190,9 +190,9 @@ func wrapWords(s string, cols, first int, indent string) string {
 	return b.String()
 }
 
-// textWidth is the widest line of s in terminal columns (every character
+// TextWidth is the widest line of s in terminal columns (every character
 // the tables draw, rules and ± σ × included, takes one).
-func textWidth(s string) int {
+func TextWidth(s string) int {
 	w := 0
 	for _, line := range strings.Split(s, "\n") {
 		w = max(w, utf8.RuneCountInString(line))

@@ -294,14 +294,14 @@ func TestSummaryNarrowsToWidth(t *testing.T) {
 	cgo.Cell = "cgo-handle"
 	f.Results = append(f.Results, long, cgo)
 	wide := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
-	if textWidth(wide) <= 80 || !strings.Contains(wide, "vs cgo-handle") || !strings.Contains(wide, "× faster │") {
+	if TextWidth(wide) <= 80 || !strings.Contains(wide, "vs cgo-handle") || !strings.Contains(wide, "× faster │") {
 		t.Fatalf("without a width the whole table (wider than 80) is printed:\n%s", wide)
 	}
 	for _, cols := range []int{100, 80, 60} {
 		got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{Width: cols})
 		table := got[:strings.Index(got, "└")]
-		if cols >= 80 && textWidth(table) > cols {
-			t.Errorf("width %d: table %d wide:\n%s", cols, textWidth(table), got)
+		if cols >= 80 && TextWidth(table) > cols {
+			t.Errorf("width %d: table %d wide:\n%s", cols, TextWidth(table), got)
 		}
 		if cols == 100 && (!strings.Contains(table, "× faster than") || strings.Contains(table, "× faster │") || !strings.Contains(table, "± σ │")) {
 			t.Errorf("width 100: want two-line headers, the incumbent column as factors, and ± σ:\n%s", got)
@@ -331,8 +331,8 @@ func TestWrapWords(t *testing.T) {
 		{"alpha beta gamma delta", 10, 4, "alpha\n  beta\n  gamma\n  delta"},
 		{"incomprehensibilities x", 10, 4, "incomprehensibilities\n  x"},
 	} {
-		if got := wrapWords(c.s, c.cols, c.lead, "  "); got != c.want {
-			t.Errorf("wrapWords(%q, %d, %d) = %q, want %q", c.s, c.cols, c.lead, got, c.want)
+		if got := WrapWords(c.s, c.cols, c.lead, "  "); got != c.want {
+			t.Errorf("WrapWords(%q, %d, %d) = %q, want %q", c.s, c.cols, c.lead, got, c.want)
 		}
 	}
 }

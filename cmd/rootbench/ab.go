@@ -210,6 +210,7 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	// progress) to stderr, so that `ab --format markdown > comment.md`
 	// writes the comment only.
 	p.ropts.Style = report.ResolveStyle(style, os.Stdout)
+	p.ropts.Width = terminalColumns(os.Stdout)
 	p.out = os.Stderr
 	if p.ropts.Style == report.None {
 		p.out = io.Discard
@@ -404,7 +405,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 		fmt.Fprintf(&buf, "\n%s\n\n", sessionLine(f))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
-		} else if err := compare.Text(&buf, g); err != nil {
+		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
 			return err
 		}
 		if p.gcTables && gerr == nil {

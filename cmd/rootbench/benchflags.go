@@ -184,13 +184,7 @@ func (b *benchFlags) resolve() (*session, error) {
 	outFile, _ := s.out.(*os.File)
 	s.style = report.ResolveStyle(style, outFile)
 	s.ropts.Style = s.style
-	// On a terminal the summary table narrows to fit it; pipes and logs get
-	// the whole table.
-	if outFile != nil && term.IsTerminal(int(outFile.Fd())) {
-		if cols, _, err := term.GetSize(int(outFile.Fd())); err == nil && cols > 0 {
-			s.ropts.Width = cols
-		}
-	}
+	s.ropts.Width = terminalColumns(outFile)
 	if s.style == report.None {
 		s.out = io.Discard
 	}
@@ -368,7 +362,7 @@ func (s *session) execute(ctx context.Context) error {
 			return &exitError{code: exitFailed, err: fmt.Errorf("compare with baseline: %w", err)}
 		}
 		fmt.Fprintln(s.out)
-		if err := compare.Text(s.out, c); err != nil {
+		if err := compare.TextWidth(s.out, c, s.ropts.Width); err != nil {
 			return err
 		}
 		if err := gateError(c, s.baselinePath); err != nil {

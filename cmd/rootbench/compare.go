@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,10 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 				o.Threshold = t
 			}
 			render, ok := map[string]func(io.Writer, *analysis.Comparison) error{
-				"text":     compare.Text,
+				"text": func(w io.Writer, c *analysis.Comparison) error {
+					f, _ := w.(*os.File)
+					return compare.TextWidth(w, c, terminalColumns(f))
+				},
 				"markdown": compare.Markdown,
 				"json":     compare.JSON,
 			}[format]
@@ -139,7 +143,7 @@ func gateError(c *analysis.Comparison, against string) error {
 		return &exitError{code: analysis.Regression.ExitCode(), err: fmt.Errorf("%d benchmark(s) regressed beyond %.4g%%%s",
 			len(c.Regressions()), 100*c.Threshold, suffix)}
 	case analysis.Inconclusive:
-		return &exitError{code: exitInconclusive, err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (see the gate column)",
+		return &exitError{code: exitInconclusive, err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (the summary line says about how many)",
 			suffix, len(c.Undecided()), 100*c.Threshold)}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // Exit statuses.
@@ -107,4 +108,18 @@ func main() {
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors.
 	os.Exit(exitUsage)
+}
+
+// terminalColumns is the width of the terminal f writes to, or 0 when f is
+// nil or not a terminal (a pipe, a file, a CI log): tables narrow to fit a
+// terminal and are left whole everywhere else.
+func terminalColumns(f *os.File) int {
+	if f == nil || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 0 {
+		return 0
+	}
+	return cols
 }

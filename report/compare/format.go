@@ -102,11 +102,46 @@ func gateRule(c *analysis.Comparison) string {
 // Text writes the comparison as an aligned table: one row per
 // configuration with both medians, the delta with its interval, the
 // p-value, the verdict (and the gate), closed by the geomean; then the
-// method, the summary line and every warning.
-func Text(w io.Writer, c *analysis.Comparison) error {
+// method, the summary line and every warning. It is TextWidth with no
+// terminal width.
+func Text(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 0) }
+
+// TextWidth is Text for a terminal cols columns wide (0: unknown, or not a
+// terminal): when the table is wider, the gate column leaves out the runs
+// an inconclusive row still needs (the summary line states them), and the
+// method, summary and warning lines wrap at spaces.
+func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s: base = %s, head = %s; %s%s\n",
-		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c))
+	fmt.Fprintf(&buf, "%s\n", report.WrapWords(fmt.Sprintf("%s: base = %s, head = %s; %s%s",
+		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c)), cols, 0, "  "))
+	table, err := textTable(c, false)
+	if err != nil {
+		return err
+	}
+	if cols > 0 && report.TextWidth(table) > cols {
+		if table, err = textTable(c, true); err != nil {
+			return err
+		}
+	}
+	buf.WriteString(table)
+	fmt.Fprintf(&buf, "method: %s\n", report.WrapWords(Method(c), cols, len("method: "), "  "))
+	fmt.Fprintln(&buf, report.WrapWords(SummaryLine(c), cols, 0, "  "))
+	if len(c.Warnings) > 0 {
+		fmt.Fprintln(&buf, "warnings:")
+		for _, warn := range c.Warnings {
+			fmt.Fprintf(&buf, "  - %s\n", report.WrapWords(warn, cols, len("  - "), "    "))
+		}
+	}
+	if _, err := w.Write(trimLines(buf.Bytes())); err != nil {
+		return fmt.Errorf("compare: write text: %w", err)
+	}
+	return nil
+}
+
+// textTable renders Text's table; short leaves the runs still needed out
+// of the gate cells.
+func textTable(c *analysis.Comparison, short bool) (string, error) {
+	var buf bytes.Buffer
 	gate := c.Threshold > 0
 	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
@@ -134,10 +169,14 @@ func Text(w io.Writer, c *analysis.Comparison) error {
 	for _, r := range c.Rows {
 		cells := []any{rowName(c, r), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), pValue(c, r), string(r.Verdict)}
 		if gate {
-			cells = append(cells, gateText(r))
+			g := gateText(r)
+			if short && r.Gate == analysis.Inconclusive {
+				g = "inconclusive"
+			}
+			cells = append(cells, g)
 		}
 		if err := t.Append(cells...); err != nil {
-			return fmt.Errorf("compare: text table: %w", err)
+			return "", fmt.Errorf("compare: text table: %w", err)
 		}
 	}
 	if c.Geomean.OK {
@@ -148,20 +187,9 @@ func Text(w io.Writer, c *analysis.Comparison) error {
 		t.Footer(foot...)
 	}
 	if err := t.Render(); err != nil {
-		return fmt.Errorf("compare: text table: %w", err)
+		return "", fmt.Errorf("compare: text table: %w", err)
 	}
-	fmt.Fprintf(&buf, "method: %s\n", Method(c))
-	fmt.Fprintln(&buf, SummaryLine(c))
-	if len(c.Warnings) > 0 {
-		fmt.Fprintln(&buf, "warnings:")
-		for _, warn := range c.Warnings {
-			fmt.Fprintf(&buf, "  - %s\n", warn)
-		}
-	}
-	if _, err := w.Write(trimLines(buf.Bytes())); err != nil {
-		return fmt.Errorf("compare: write text: %w", err)
-	}
-	return nil
+	return buf.String(), nil
 }
 
 // isGoBench reports whether c compares Go benchmark text (see

@@ -271,3 +271,36 @@ func TestMethodNamesPairing(t *testing.T) {
 		t.Errorf("unpaired method line %q: want Mann-Whitney", m)
 	}
 }
+
+// On a narrow terminal the gate cells leave out the runs still needed (the
+// summary line keeps them) and the prose lines wrap within the width; with
+// no width the output is Text's.
+func TestTextWidth(t *testing.T) {
+	c := sampleComparison(t, analysis.MethodHL)
+	var whole, narrow bytes.Buffer
+	if err := Text(&whole, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := TextWidth(&narrow, c, 60); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(whole.String(), "inconclusive (+") {
+		t.Fatalf("whole output lacks the runs still needed:\n%s", whole.String())
+	}
+	out := narrow.String()
+	if strings.Contains(out, "inconclusive (+") || !strings.Contains(out, "inconclusive") {
+		t.Errorf("narrow gate cells should read plain inconclusive:\n%s", out)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(SummaryLine(c)), " ")) {
+		t.Errorf("narrow output lost words of the summary line:\n%s", out)
+	}
+	inTable := true
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "method:") {
+			inTable = false
+		}
+		if !inTable && utf8.RuneCountInString(l) > 60 && strings.Contains(strings.TrimSpace(l), " ") {
+			t.Errorf("prose line of %d columns: %q", utf8.RuneCountInString(l), l)
+		}
+	}
+}
