@@ -40,8 +40,9 @@ import (
 //
 // When o.Width is set and the table is wider, it is narrowed step by step
 // until it fits (summaryLayouts): two-line headers (mean, relative), with
-// the column against the incumbent reading "× faster than" it; then without the ± σ column
-// (CV remains); then without the incumbent column (the sentences remain).
+// the column against the incumbent reading "× faster than" it; then
+// without the ± σ column (CV remains); then without the relative column
+// (the sentences state every relative).
 func Summary(w io.Writer, f *harness.File, o Options) {
 	p := painter(o.Style.Color())
 	u := TableUnit(f, o.Unit)
@@ -82,34 +83,32 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	}
 	var table string
 	for _, l := range summaryLayouts(rel.Incumbent != "") {
-		header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader}
+		header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader, "vs " + rel.Incumbent}
 		if l.twoLineHeaders {
 			header[1] = "Mean\n[" + u.String() + "]"
 			header[5] = strings.Replace(relHeader, " (± σ)", "\n(± σ)", 1)
+			header[6] = "× faster than\n" + rel.Incumbent
 		}
-		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-		switch {
-		case l.incumbent && l.twoLineHeaders:
-			header = append(header, "× faster than\n"+rel.Incumbent)
-			align = append(align, tw.AlignRight)
-		case l.incumbent:
-			header = append(header, "vs "+rel.Incumbent)
-			align = append(align, tw.AlignRight)
-		}
+		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 		cells := make([][]string, len(rows))
 		for i, r := range rows {
-			cells[i] = r[:6:6]
-			if l.incumbent && l.twoLineHeaders {
-				cells[i] = append(cells[i], r[7])
-			} else if l.incumbent {
-				cells[i] = append(cells[i], r[6])
+			cells[i] = slices.Clone(r[:7])
+			if l.twoLineHeaders {
+				cells[i][6] = r[7]
 			}
 		}
-		if !l.sigma {
-			header = slices.Delete(header, 2, 3)
-			align = slices.Delete(align, 2, 3)
+		// Columns left out, from the right so that indexes hold.
+		for _, drop := range []struct {
+			col int
+			out bool
+		}{{6, !l.incumbent}, {5, !l.relative}, {2, !l.sigma}} {
+			if !drop.out {
+				continue
+			}
+			header = slices.Delete(header, drop.col, drop.col+1)
+			align = slices.Delete(align, drop.col, drop.col+1)
 			for i := range cells {
-				cells[i] = slices.Delete(slices.Clone(cells[i]), 2, 3)
+				cells[i] = slices.Delete(cells[i], drop.col, drop.col+1)
 			}
 		}
 		var buf strings.Builder
@@ -148,17 +147,19 @@ type summaryRow [8]string
 
 // summaryLayout is one way to draw the summary table, from the widest.
 type summaryLayout struct {
-	twoLineHeaders, sigma, incumbent bool
+	twoLineHeaders, sigma, relative, incumbent bool
 }
 
 // summaryLayouts lists the layouts Summary tries, widest first: the last
-// is used when none fits.
+// is used when none fits. The relative column goes before the column
+// against the incumbent, because the sentences under the table state
+// every relative while only that column states the incumbent's factor.
 func summaryLayouts(incumbent bool) []summaryLayout {
 	return []summaryLayout{
-		{false, true, incumbent},
-		{true, true, incumbent},
-		{true, false, incumbent},
-		{true, false, false},
+		{false, true, true, incumbent},
+		{true, true, true, incumbent},
+		{true, false, true, incumbent},
+		{true, false, false, incumbent},
 	}
 }
 

@@ -284,8 +284,8 @@ func TestSummaryOneRunSigma(t *testing.T) {
 
 // On a terminal narrower than the summary table, the table narrows until
 // it fits (two-line headers and the factor against the incumbent, then
-// without ± σ), and warnings wrap at spaces; without a width the table and
-// the warnings are whole.
+// without ± σ, then without the relative column), and warnings wrap at
+// spaces; without a width the table and the warnings are whole.
 func TestSummaryNarrowsToWidth(t *testing.T) {
 	f := seedFile()
 	long := result("boxroot:locked-remote", 1.9, 0.3, 1.5, 2.4, 1.5, 1.9, 2.4)
@@ -306,8 +306,11 @@ func TestSummaryNarrowsToWidth(t *testing.T) {
 		if cols == 100 && (!strings.Contains(table, "× faster than") || strings.Contains(table, "× faster │") || !strings.Contains(table, "± σ │")) {
 			t.Errorf("width 100: want two-line headers, the incumbent column as factors, and ± σ:\n%s", got)
 		}
-		if cols == 60 && (strings.Contains(table, "× faster") || strings.Contains(table, "± σ │")) {
-			t.Errorf("width 60: the narrowest table (no incumbent column, no ± σ) is the fallback:\n%s", got)
+		if cols == 80 && (!strings.Contains(table, "× faster than") || strings.Contains(table, "Relative")) {
+			t.Errorf("width 80: the relative column goes first (the sentences state it), the incumbent's stays:\n%s", got)
+		}
+		if cols == 60 && (!strings.Contains(table, "× faster than") || strings.Contains(table, "Relative") || strings.Contains(table, "± σ │")) {
+			t.Errorf("width 60: the narrowest table (no ± σ, no relative, the incumbent's factor) is the fallback:\n%s", got)
 		}
 		for _, line := range strings.Split(got[strings.Index(got, "┘"):], "\n") {
 			if strings.Contains(line, "Warning") || strings.HasPrefix(line, "    ") {
