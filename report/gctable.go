@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
 	"gonum.org/v1/gonum/stat"
@@ -136,7 +137,8 @@ func GCTable(w io.Writer, r *harness.Result, o Options) {
 // in one table: a row per GCColumns metric (its unit in the name), the
 // base's minimum, median, maximum and stdev, the head's, and the change of
 // the median. A side without successful runs shows "—". The title line
-// names the configuration and each side's run count.
+// names the configuration and each side's run count. When o.Width is set
+// and the table is wider, it keeps the two medians and their change.
 func GCSideBySide(w io.Writer, label string, base, head *harness.Result, o Options) {
 	p := painter(o.Style.Color())
 	bs, bn := gcSummaryOf(base)
@@ -175,9 +177,26 @@ func GCSideBySide(w io.Writer, label string, base, head *harness.Result, o Optio
 		}
 		rows[k] = append(row, change)
 	}
-	if err := renderTable(w, header, rows, align); err != nil {
-		fmt.Fprintf(w, "(GC table not rendered: %v)\n", err)
+	var buf strings.Builder
+	err := renderTable(&buf, header, rows, align)
+	if err == nil && o.Width > 0 && TextWidth(buf.String()) > o.Width {
+		// Too wide for the terminal: the medians and their change only.
+		keep := []int{0, 2, 6, 9}
+		narrow := make([][]string, len(rows))
+		for k, r := range rows {
+			for _, i := range keep {
+				narrow[k] = append(narrow[k], r[i])
+			}
+		}
+		buf.Reset()
+		err = renderTable(&buf, []string{"metric", "base\nmedian", "head\nmedian", "median\nchange"}, narrow,
+			[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight})
 	}
+	if err != nil {
+		fmt.Fprintf(w, "(GC table not rendered: %v)\n", err)
+		return
+	}
+	fmt.Fprint(w, buf.String())
 }
 
 func gcSummaryOf(r *harness.Result) ([]GCStats, int) {

@@ -95,4 +95,12 @@ func TestGCSideBySide(t *testing.T) {
 	if cells := rowCells(t, got, "peak heap [MB]"); cells[0] == Missing || cells[4] != Missing || cells[8] != Missing {
 		t.Errorf("a missing head shows %q", cells)
 	}
+	// On an 80-column terminal: the medians and their change.
+	got = render(t, func(b *bytes.Buffer, o Options) { GCSideBySide(b, "boxroot", &base, &head, o) }, Options{Width: 80})
+	if TextWidth(got) > 80 {
+		t.Errorf("narrow GC table is %d wide:\n%s", TextWidth(got), got)
+	}
+	if cells := rowCells(t, got, "gc cycles"); len(cells) != 3 || cells[0] != "11" || cells[1] != "22" || cells[2] != "+100.0%" {
+		t.Errorf("narrow gc cycles row = %q, want 11 22 +100%%", cells)
+	}
 }
