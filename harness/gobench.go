@@ -14,9 +14,9 @@ import (
 // op, and every comparison of it is per op.
 const GoBenchWorkload = "go test -bench"
 
-// GoBenchOps is the work a Run read from Go benchmark text stands for: a
+// GoBenchOps is the work a Run read from Go benchmark text stands for: ten
 // million ops at the line's rate (see DecodeGoBench).
-const GoBenchOps = 1_000_000
+const GoBenchOps = 10_000_000
 
 // DecodeGoBench reads Go benchmark text (the output of go test -bench, the
 // format benchstat reads; golang.org/x/perf/benchfmt parses it) into a
@@ -29,9 +29,9 @@ const GoBenchOps = 1_000_000
 //     time unit benchfmt converts to sec/op) as the time of GoBenchOps ops
 //     at that rate: Cells is GoBenchOps and WallNs the time per op in
 //     nanoseconds times GoBenchOps, rounded. So WallNs/Cells is the
-//     printed ns/op itself (go test prints at most six decimals, which
-//     the scale keeps) and compare's samples are the ones benchstat reads,
-//     ties included;
+//     printed ns/op itself (go test prints at most seven decimals, which
+//     the scale keeps, and an op of up to about 15 minutes fits) and
+//     compare's samples are the ones benchstat reads, ties included;
 //   - goos, goarch and cpu from the configuration lines fill Machine.
 //
 // Other units (B/op, allocs/op, custom metrics) are not compared. It fails
@@ -58,7 +58,7 @@ func DecodeGoBench(r io.Reader, name string) (*File, error) {
 			}
 			wall := math.Round(ns * GoBenchOps)
 			if !(ns > 0) || math.IsInf(ns, 0) || wall >= math.MaxInt64 {
-				return nil, fmt.Errorf("%s:%d: benchmark %s: %v ns/op: need a positive finite time per op, below about 100 days",
+				return nil, fmt.Errorf("%s:%d: benchmark %s: %v ns/op: need a positive finite time per op, below about 15 minutes",
 					name, line, rec.Name.Full(), ns)
 			}
 			k := key{rec.GetConfig("pkg"), string(rec.Name.Full())}

@@ -29,7 +29,7 @@ func TestGoBenchTextMatchesBenchstat(t *testing.T) {
 		for i := range nb {
 			// Around 10^scale ns/op, printed with the decimals the testing
 			// package would use for that magnitude.
-			scale := rapid.IntRange(-1, 6).Draw(t, "scale")
+			scale := rapid.IntRange(-4, 8).Draw(t, "scale")
 			spread := rapid.IntRange(0, 30).Draw(t, "spread")
 			shift := rapid.IntRange(-40, 40).Draw(t, "shift")
 			for side, w := range []*strings.Builder{&base, &head} {
@@ -110,18 +110,18 @@ func pow10(k int) float64 {
 	return x
 }
 
-// formatNs prints ns/op as the testing package does: whole nanoseconds
-// from 100 up, else with the decimals that keep four significant digits.
+// formatNs prints ns/op as the testing package does (its prettyPrint):
+// whole nanoseconds from 999.95 up, else the decimals that keep about
+// four significant digits, down to seven.
 func formatNs(ns float64) string {
-	switch {
-	case ns >= 99.995:
-		return strconv.FormatFloat(ns, 'f', 0, 64)
-	case ns >= 9.9995:
-		return strconv.FormatFloat(ns, 'f', 2, 64)
-	case ns >= 0.99995:
-		return strconv.FormatFloat(ns, 'f', 3, 64)
+	prec := 7
+	for i, limit := range []float64{999.95, 99.995, 9.9995, 0.99995, 0.099995, 0.0099995, 0.00099995} {
+		if ns >= limit {
+			prec = i
+			break
+		}
 	}
-	return strconv.FormatFloat(ns, 'f', 4, 64)
+	return strconv.FormatFloat(ns, 'f', prec, 64)
 }
 
 // TestGoBenchText checks the text output for Go benchmark text: the header
