@@ -177,26 +177,31 @@ func GCSideBySide(w io.Writer, label string, base, head *harness.Result, o Optio
 		}
 		rows[k] = append(row, change)
 	}
-	var buf strings.Builder
-	err := renderTable(&buf, header, rows, align)
-	if err == nil && o.Width > 0 && TextWidth(buf.String()) > o.Width {
-		// Too wide for the terminal: the medians and their change only.
+	full := func() (string, error) {
+		var buf strings.Builder
+		err := renderTable(&buf, header, rows, align)
+		return buf.String(), err
+	}
+	// Too wide for the terminal: the medians and their change only.
+	narrow := func() (string, error) {
 		keep := []int{0, 2, 6, 9}
-		narrow := make([][]string, len(rows))
+		cells := make([][]string, len(rows))
 		for k, r := range rows {
 			for _, i := range keep {
-				narrow[k] = append(narrow[k], r[i])
+				cells[k] = append(cells[k], r[i])
 			}
 		}
-		buf.Reset()
-		err = renderTable(&buf, []string{"metric", "base\nmedian", "head\nmedian", "median\nchange"}, narrow,
+		var buf strings.Builder
+		err := renderTable(&buf, []string{"metric", "base\nmedian", "head\nmedian", "median\nchange"}, cells,
 			[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight})
+		return buf.String(), err
 	}
+	table, err := FirstFit(o.Width, full, narrow)
 	if err != nil {
 		fmt.Fprintf(w, "(GC table not rendered: %v)\n", err)
 		return
 	}
-	fmt.Fprint(w, buf.String())
+	fmt.Fprint(w, table)
 }
 
 func gcSummaryOf(r *harness.Result) ([]GCStats, int) {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -81,45 +80,15 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	if b := rel.BasisLabel(); b != "" {
 		relHeader = "Relative " + b + " (± σ)"
 	}
-	var table string
-	for _, l := range summaryLayouts(rel.Incumbent != "") {
-		header := []string{first, "Mean [" + u.String() + "]", "± σ", "CV", "ns/" + unit, relHeader, "vs " + rel.Incumbent}
-		if l.twoLineHeaders {
-			header[1] = "Mean\n[" + u.String() + "]"
-			header[5] = strings.Replace(relHeader, " (± σ)", "\n(± σ)", 1)
-			header[6] = "× faster than\n" + rel.Incumbent
-		}
-		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-		cells := make([][]string, len(rows))
-		for i, r := range rows {
-			cells[i] = slices.Clone(r[:7])
-			if l.twoLineHeaders {
-				cells[i][6] = r[7]
-			}
-		}
-		// Columns left out, from the right so that indexes hold.
-		for _, drop := range []struct {
-			col int
-			out bool
-		}{{6, !l.incumbent}, {5, !l.relative}, {2, !l.sigma}} {
-			if !drop.out {
-				continue
-			}
-			header = slices.Delete(header, drop.col, drop.col+1)
-			align = slices.Delete(align, drop.col, drop.col+1)
-			for i := range cells {
-				cells[i] = slices.Delete(cells[i], drop.col, drop.col+1)
-			}
-		}
-		var buf strings.Builder
-		if err := renderTable(&buf, header, cells, align); err != nil {
-			table = fmt.Sprintf("(summary table not rendered: %v)\n", err)
-			break
-		}
-		table = buf.String()
-		if o.Width <= 0 || TextWidth(table) <= o.Width {
-			break
-		}
+	st := summaryTable{first: first, timeUnit: u.String(), unit: unit, relHeader: relHeader, incumbent: rel.Incumbent, rows: rows}
+	layouts := summaryLayouts(rel.Incumbent != "")
+	renders := make([]func() (string, error), len(layouts))
+	for k, l := range layouts {
+		renders[k] = func() (string, error) { return st.render(l) }
+	}
+	table, err := FirstFit(o.Width, renders...)
+	if err != nil {
+		table = fmt.Sprintf("(summary table not rendered: %v)\n", err)
 	}
 	fmt.Fprint(w, table)
 
@@ -145,6 +114,47 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 // (narrow: the factor alone, under a "× faster than" header).
 type summaryRow [8]string
 
+// summaryTable is what the summary table shows, before a layout.
+type summaryTable struct {
+	first, timeUnit, unit, relHeader, incumbent string
+	rows                                        []summaryRow
+}
+
+// render draws the table in layout l.
+func (st summaryTable) render(l summaryLayout) (string, error) {
+	header := []string{st.first, "Mean [" + st.timeUnit + "]", "± σ", "CV", "ns/" + st.unit, st.relHeader, "vs " + st.incumbent}
+	if l.twoLineHeaders {
+		header[1] = "Mean\n[" + st.timeUnit + "]"
+		header[5] = strings.Replace(st.relHeader, " (± σ)", "\n(± σ)", 1)
+		header[6] = "× faster than\n" + st.incumbent
+	}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	cells := make([][]string, len(st.rows))
+	for i, r := range st.rows {
+		cells[i] = slices.Clone(r[:7])
+		if l.twoLineHeaders {
+			cells[i][6] = r[7]
+		}
+	}
+	// Columns left out, from the right so that indexes hold.
+	for _, drop := range []struct {
+		col int
+		out bool
+	}{{6, !l.incumbent}, {5, !l.relative}, {2, !l.sigma}} {
+		if !drop.out {
+			continue
+		}
+		header = slices.Delete(header, drop.col, drop.col+1)
+		align = slices.Delete(align, drop.col, drop.col+1)
+		for i := range cells {
+			cells[i] = slices.Delete(cells[i], drop.col, drop.col+1)
+		}
+	}
+	var buf strings.Builder
+	err := renderTable(&buf, header, cells, align)
+	return buf.String(), err
+}
+
 // summaryLayout is one way to draw the summary table, from the widest.
 type summaryLayout struct {
 	twoLineHeaders, sigma, relative, incumbent bool
@@ -161,44 +171,6 @@ func summaryLayouts(incumbent bool) []summaryLayout {
 		{true, false, true, incumbent},
 		{true, false, false, incumbent},
 	}
-}
-
-// WrapWords breaks s at spaces for a terminal cols wide: the first line
-// follows a prefix of first characters, the others start with indent. A
-// word longer than a line keeps a line of its own; cols <= 0 (no terminal)
-// leaves s whole.
-func WrapWords(s string, cols, first int, indent string) string {
-	room := cols - first
-	if cols <= 0 || utf8.RuneCountInString(s) <= room {
-		return s
-	}
-	var b strings.Builder
-	line := 0
-	for i, word := range strings.Fields(s) {
-		n := utf8.RuneCountInString(word)
-		switch {
-		case i == 0:
-		case line+1+n > room:
-			b.WriteString("\n" + indent)
-			line, room = 0, cols-len(indent)
-		default:
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(word)
-		line += n
-	}
-	return b.String()
-}
-
-// TextWidth is the widest line of s in terminal columns (every character
-// the tables draw, rules and ± σ × included, takes one).
-func TextWidth(s string) int {
-	w := 0
-	for _, line := range strings.Split(s, "\n") {
-		w = max(w, utf8.RuneCountInString(line))
-	}
-	return w
 }
 
 func anyReference(rel *analysis.Relatives) bool {

@@ -321,21 +321,3 @@ func TestSummaryNarrowsToWidth(t *testing.T) {
 		}
 	}
 }
-
-func TestWrapWords(t *testing.T) {
-	for _, c := range []struct {
-		s          string
-		cols, lead int
-		want       string
-	}{
-		{"a b c", 0, 4, "a b c"},
-		{"a b c", 10, 4, "a b c"},
-		{"alpha beta gamma delta", 14, 4, "alpha beta\n  gamma delta"},
-		{"alpha beta gamma delta", 10, 4, "alpha\n  beta\n  gamma\n  delta"},
-		{"incomprehensibilities x", 10, 4, "incomprehensibilities\n  x"},
-	} {
-		if got := WrapWords(c.s, c.cols, c.lead, "  "); got != c.want {
-			t.Errorf("WrapWords(%q, %d, %d) = %q, want %q", c.s, c.cols, c.lead, got, c.want)
-		}
-	}
-}

@@ -114,14 +114,11 @@ func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s\n", report.WrapWords(fmt.Sprintf("%s: base = %s, head = %s; %s%s",
 		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c)), cols, 0, "  "))
-	table, err := textTable(c, false)
+	table, err := report.FirstFit(cols,
+		func() (string, error) { return textTable(c, false) },
+		func() (string, error) { return textTable(c, true) })
 	if err != nil {
 		return err
-	}
-	if cols > 0 && report.TextWidth(table) > cols {
-		if table, err = textTable(c, true); err != nil {
-			return err
-		}
 	}
 	buf.WriteString(table)
 	fmt.Fprintf(&buf, "method: %s\n", report.WrapWords(Method(c), cols, len("method: "), "  "))
