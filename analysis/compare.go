@@ -714,8 +714,9 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 	label := h.Label
 	basis := string(BasisTime)
 	bs, hs := b.WallSeconds(), h.WallSeconds()
-	// Go benchmark text is compared per op always: its iteration counts
-	// vary from line to line by design (see harness.DecodeGoBench).
+	// Go benchmark text is compared per op always: each of its runs stands
+	// for harness.GoBenchOps ops at its line's rate, so its wall time is
+	// no figure anyone measured (see harness.DecodeGoBench).
 	perOp := bf.Workload == harness.GoBenchWorkload && hf.Workload == harness.GoBenchWorkload
 	if perOp || !sameWork(b, h) {
 		basis = "per " + c.Unit

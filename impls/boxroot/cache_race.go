@@ -57,7 +57,7 @@ func pinCache() *pcache {
 	return nil
 }
 
-// unpinCache ends pinCache.
+// unpinCache ends pinCache; c's index in caches is its P's id.
 func unpinCache(c *pcache) {
 	id := (uintptr(unsafe.Pointer(c)) - uintptr(unsafe.Pointer(&caches))) / unsafe.Sizeof(*c)
 	cacheLocks[id].Unlock()
