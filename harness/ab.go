@@ -26,15 +26,45 @@ type Side struct {
 	// Env is extra environment for this side's workers only, "NAME=value"
 	// (for example a planted slowdown for testing the gate).
 	Env []string
+	// Args, when not nil, gives this side's worker arguments for a
+	// benchmark in place of Benchmark.Args: two builds may spell the same
+	// measurement differently (see DescribeWorker).
+	Args func(b *Benchmark) []string
 }
 
-// Look tells Decide where the session stands.
+// SequentialRule is the sequential test an A/B session samples under: it
+// says where to look and, at each look, whether the session can stop. The
+// harness only measures and asks; the false-alarm guarantee is the rule's
+// (analysis.Sequential implements it; see analysis/sequential.go).
+//
+// The harness's side of the contract: looks are made only at the planned
+// sizes (in runs per side of the benchmark with the fewest), plus once more
+// on the runs made when the budget ends between two of them, which then
+// takes the place of the last planned look; the plan depends on the pace
+// of the rounds only, never on what they measured.
+type SequentialRule interface {
+	// PlannedLooks are the fixed looks in runs per side (even, increasing,
+	// at least 2), or nil to plan them from the pace: PlanLooks is then
+	// called once, after the first ABBA block, with the runs per side the
+	// budget allows.
+	PlannedLooks() []int
+	// MaxLooks is the most looks the session makes before its plan is
+	// made (Look.Of until then).
+	MaxLooks() int
+	// PlanLooks plans the looks of a session that can reach reach runs per
+	// side: even, increasing, at least 2 each, at most MaxLooks of them.
+	PlanLooks(reach int) []int
+	// Decide examines both sides at a look and reports whether the
+	// session can stop; note, when not empty, is printed as one line on
+	// Notices ("look 2/4 at 20 runs per side: 1 row undecided").
+	Decide(base, head *File, look Look) (done bool, note string)
+}
+
+// Look tells the rule where the session stands.
 type Look struct {
 	Number int `json:"number"` // 1 for the first look
-	// Of is the most looks the session can make: len(ABOptions.Looks),
-	// or ABOptions.AutoLooks.
-	// Testing each look at alpha/Of bounds the session's false-alarm rate
-	// by alpha.
+	// Of is the most looks the session can make: the planned looks, or
+	// the rule's MaxLooks before they are planned.
 	Of int `json:"of"`
 	// Runs is the fewest measured runs per side of a benchmark still
 	// running (failed runs included): the slowest benchmark's, which makes
@@ -55,20 +85,6 @@ type ABOptions struct {
 	// Warmup is the number of unmeasured runs per benchmark and side made
 	// before the first round (failed warm-ups are recorded as failed runs).
 	Warmup int
-	// Looks are the planned sample sizes, in runs per side of the
-	// benchmark with the fewest (Look.Runs), at which Decide is consulted:
-	// increasing, even (whole ABBA blocks), at least 2. The session ends at
-	// the last one.
-	Looks []int
-	// AutoLooks, when Looks is empty, plans that many looks from the pace
-	// of the first ABBA block (two rounds): the last at the runs per side
-	// the budget allows, the others at a half, a quarter, ... of it, none
-	// below MinLook runs per side (see "A/B sessions" in the package
-	// documentation). It needs MaxTime.
-	AutoLooks int
-	// MinLook is the fewest runs per side an automatic look is made at
-	// (0 means 6).
-	MinLook int
 	// MaxTime is the session's time budget; 0 means none (the session
 	// ends at the last look).
 	MaxTime time.Duration
@@ -78,10 +94,9 @@ type ABOptions struct {
 	// Options. Without it, a failure on either side stops the benchmark on
 	// both.
 	IgnoreFailure bool
-	// Decide examines both sides at a look and reports whether the session
-	// can stop; note, when not empty, is printed as one line on Notices
-	// ("look 2/4, 20 runs per side: 1 row undecided").
-	Decide func(base, head *File, look Look) (done bool, note string)
+	// Rule is the sequential rule: where the looks are and what each
+	// decides (analysis.Sequential).
+	Rule SequentialRule
 
 	Workload, Unit string            // copied into both Files
 	Params         map[string]string // parameters common to all benchmarks
@@ -92,6 +107,10 @@ type ABOptions struct {
 	Progress io.Writer
 	Notices  io.Writer
 	LogDir   string
+	// OnLook, when not nil, is called after every look with the session
+	// so far (sides marked Partial), e.g. to write it out, so that a
+	// session cut short still leaves what it measured.
+	OnLook func(f *ABFile)
 }
 
 // Why an A/B session stopped (ABFile.Stopped).
@@ -101,6 +120,9 @@ const (
 	StopBudget      = "budget"      // MaxTime ran out before the last planned look
 	StopFailed      = "failed"      // every benchmark stopped after a failed run
 	StopInterrupted = "interrupted" // ctx was cancelled
+	// StopRunning marks a file written at a look (ABOptions.OnLook): the
+	// session had not ended.
+	StopRunning = "running"
 )
 
 // ABFile is the results file of an A/B session: both sides, each a complete
@@ -205,26 +227,15 @@ func (o ABOptions) check() (ABOptions, error) {
 	if o.Base.Name == o.Head.Name {
 		return o, fmt.Errorf("both sides are named %q", o.Base.Name)
 	}
-	switch {
-	case len(o.Looks) == 0 && o.AutoLooks <= 0:
-		return o, fmt.Errorf("no looks planned: give the runs per side at which to decide, e.g. 10,20,40, or a number of automatic looks")
-	case len(o.Looks) > 0 && o.AutoLooks > 0:
-		return o, fmt.Errorf("looks %v and %d automatic looks: give one or the other", o.Looks, o.AutoLooks)
-	case o.AutoLooks > 0 && o.MaxTime <= 0:
+	if o.Rule == nil {
+		return o, fmt.Errorf("no sequential rule given")
+	}
+	if fixed := o.Rule.PlannedLooks(); fixed != nil {
+		if err := checkLooks(fixed); err != nil {
+			return o, err
+		}
+	} else if o.MaxTime <= 0 {
 		return o, fmt.Errorf("automatic looks are planned from the time budget: give one")
-	case o.MinLook < 0:
-		return o, fmt.Errorf("minimum look %d: must be 0 (default %d) or more", o.MinLook, defaultMinLook)
-	}
-	if o.MinLook == 0 {
-		o.MinLook = defaultMinLook
-	}
-	for i, n := range o.Looks {
-		if n < 2 || n%2 != 0 {
-			return o, fmt.Errorf("look at %d runs: looks must be even (whole ABBA blocks) and at least 2", n)
-		}
-		if i > 0 && n <= o.Looks[i-1] {
-			return o, fmt.Errorf("looks %v: must increase", o.Looks)
-		}
 	}
 	switch {
 	case o.Warmup < 0:
@@ -233,42 +244,30 @@ func (o ABOptions) check() (ABOptions, error) {
 		return o, fmt.Errorf("time budget %v: must be 0 (none) or positive", o.MaxTime)
 	case o.Timeout < 0:
 		return o, fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
-	case o.Decide == nil:
-		return o, fmt.Errorf("no Decide function given")
 	}
-	o.Looks = slices.Clone(o.Looks)
 	return o, nil
 }
 
-// Automatic looks.
-const (
-	defaultMinLook = 6 // runs per side
-	// autoPlanRounds is how many measured rounds (one ABBA block) pace the
-	// automatic plan.
-	autoPlanRounds = 2
-)
-
-// planLooks plans k looks for a session that can reach reach runs per side
-// within its budget: the last at reach (made even), each other one at half
-// the next, dropping those below minLook; at least one look, at no fewer
-// than minLook runs.
-func planLooks(reach, k, minLook int) []int {
-	even := func(n int) int { return n - n%2 }
-	minLook = even(minLook + 1) // even, at least minLook
-	last := max(even(reach), minLook, 2)
-	looks := []int{last}
-	for n := last; len(looks) < k; {
-		n = even(n / 2)
-		if n < minLook || n < 2 {
-			break
-		}
-		looks = append([]int{n}, looks...)
+// checkLooks checks a plan of looks: even (whole ABBA blocks), at least 2,
+// increasing, at least one.
+func checkLooks(looks []int) error {
+	if len(looks) == 0 {
+		return fmt.Errorf("no looks planned: give the runs per side at which to decide, e.g. 10,20,40, or plan them from the budget")
 	}
-	return looks
+	for i, n := range looks {
+		if n < 2 || n%2 != 0 {
+			return fmt.Errorf("look at %d runs: looks must be even (whole ABBA blocks) and at least 2", n)
+		}
+		if i > 0 && n <= looks[i-1] {
+			return fmt.Errorf("looks %v: must increase", looks)
+		}
+	}
+	return nil
 }
 
-// abExec makes one run of a benchmark on a side.
-type abExec func(ctx context.Context, side int, b *Benchmark, name string) (run Run, interrupted bool)
+// autoPlanRounds is how many measured rounds (one ABBA block) pace the
+// automatic plan.
+const autoPlanRounds = 2
 
 // ExecuteAB measures the benchmarks on both sides in ABBA order, consulting
 // Decide at the planned looks, until Decide says done, the last look is
@@ -287,7 +286,11 @@ func ExecuteAB(ctx context.Context, opt ABOptions) (*ABFile, error) {
 	logDir := (&Options{LogDir: opt.LogDir}).logDir()
 	e := newABEngine(opt, func(ctx context.Context, side int, b *Benchmark, name string) (Run, bool) {
 		s := opt.side(side)
-		return execWorker(ctx, workerCmd{exe: s.Executable, args: b.Args, env: s.Env, timeout: opt.Timeout,
+		args := b.Args
+		if s.Args != nil {
+			args = s.Args(b)
+		}
+		return execWorker(ctx, workerCmd{exe: s.Executable, args: args, env: s.Env, timeout: opt.Timeout,
 			log: logPath(logDir, name)})
 	})
 	for i := range e.tools {
@@ -301,21 +304,19 @@ func ExecuteAB(ctx context.Context, opt ABOptions) (*ABFile, error) {
 
 // abEngine plans and records the runs of an A/B session. It is used by one
 // goroutine.
+//
+// Invariant (from engine): a benchmark is stopped on both sides or on
+// neither (a failure stops both), so the sides of a running benchmark
+// always have equal run counts after a round.
 type abEngine struct {
+	*engine
 	opt     ABOptions
-	exec    abExec
 	tools   [2]Tool
 	machine Machine
-	// states[side][i] is benchmark i on that side. Invariant: a benchmark
-	// is stopped on both sides or on neither (a failure stops both), so
-	// the sides of a running benchmark always have equal run counts after
-	// a round.
-	states  [2][]*benchState
-	next    int // Index of the next recorded run, across both sides
-	started time.Time
-	now     func() time.Time
-	bar     *progress
 	looks   []ABLog
+	// plan is the planned looks: the rule's fixed ones, or its automatic
+	// plan once made (nil until then).
+	plan []int
 	// rounds counts the measured rounds.
 	rounds int
 	// lastAtBudget is set by the automatic plan: its last look is made
@@ -332,17 +333,17 @@ type abEngine struct {
 	estRound    time.Duration
 }
 
-func newABEngine(opt ABOptions, exec abExec) *abEngine {
-	e := &abEngine{opt: opt, exec: exec, started: time.Now(), now: time.Now,
+func newABEngine(opt ABOptions, exec sideExec) *abEngine {
+	core := newCoreEngine([]string{opt.Base.Name, opt.Head.Name}, opt.Benchmarks, exec)
+	core.warmup, core.ignoreFailure, core.notices = opt.Warmup, opt.IgnoreFailure, opt.Notices
+	e := &abEngine{engine: core, opt: opt,
 		reps: make([]int, len(opt.Benchmarks)), pairs: make([]int, len(opt.Benchmarks))}
 	for i := range e.reps {
 		e.reps[i] = 1
 	}
-	for side := range e.states {
-		for i := range opt.Benchmarks {
-			e.states[side] = append(e.states[side], &benchState{b: &opt.Benchmarks[i]})
-		}
-	}
+	core.planned = e.plannedTotal
+	core.pair = func(i int) int { return e.pairs[i] }
+	e.plan = slices.Clone(opt.Rule.PlannedLooks())
 	return e
 }
 
@@ -388,23 +389,26 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 		if e.rounds == autoPlanRounds && e.paceRounds == e.rounds {
 			e.balance()
 		}
-		if len(e.opt.Looks) == 0 && e.rounds >= autoPlanRounds {
+		if e.plan == nil && e.rounds >= autoPlanRounds {
 			// The plan depends on the rounds' pace only, never on what
 			// they measured.
 			perRound, _ := e.perRound()
 			left := e.opt.MaxTime - e.now().Sub(e.started)
 			reach := runs + int(max(0, left)/max(perRound, 1))
-			e.opt.Looks = planLooks(reach, e.opt.AutoLooks, e.opt.MinLook)
+			e.plan = e.opt.Rule.PlanLooks(reach)
+			if err := checkLooks(e.plan); err != nil || len(e.plan) > e.opt.Rule.MaxLooks() {
+				panic(fmt.Sprintf("harness: the sequential rule planned looks %v (at most %d): %v", e.plan, e.opt.Rule.MaxLooks(), err))
+			}
 			e.lastAtBudget = true
 		}
 		// With the automatic plan, the budget's look takes the place of
 		// the last planned one.
-		planned := len(e.opt.Looks)
+		planned := len(e.plan)
 		if e.lastAtBudget {
 			planned--
 		}
-		if next < planned && runs >= e.opt.Looks[next] {
-			final := next == len(e.opt.Looks)-1
+		if next < planned && runs >= e.plan[next] {
+			final := next == len(e.plan)-1
 			done := e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: final})
 			next++
 			lastRuns = runs
@@ -491,12 +495,12 @@ func (e *abEngine) balance() {
 }
 
 // lookCount is the most looks the session can make: the planned ones, or
-// AutoLooks before the automatic plan is made.
+// the rule's MaxLooks before the automatic plan is made.
 func (e *abEngine) lookCount() int {
-	if len(e.opt.Looks) > 0 {
-		return len(e.opt.Looks)
+	if len(e.plan) > 0 {
+		return len(e.plan)
 	}
-	return e.opt.AutoLooks
+	return e.opt.Rule.MaxLooks()
 }
 
 // perRound is the mean duration of the rounds since the last balance (its
@@ -545,65 +549,22 @@ func (e *abEngine) runsPerSide() int {
 	return max(n, 0)
 }
 
-// look asks Decide and records its answer.
+// look asks the rule and records its answer.
 func (e *abEngine) look(l Look) bool {
 	f := e.snapshot(true)
-	done, note := e.opt.Decide(f.Base, f.Head, l)
+	done, note := e.opt.Rule.Decide(f.Base, f.Head, l)
 	e.looks = append(e.looks, ABLog{Look: l, ElapsedNs: e.now().Sub(e.started).Nanoseconds(), Done: done, Note: note})
+	if e.opt.OnLook != nil {
+		snap := e.snapshot(true)
+		snap.Stopped = StopRunning
+		e.opt.OnLook(snap)
+	}
 	if note != "" && e.opt.Notices != nil {
 		e.bar.clear()
 		fmt.Fprintln(e.opt.Notices, note)
 		e.bar.redraw()
 	}
 	return done
-}
-
-// runOne makes one run of benchmark i on a side and records it. It reports
-// an interruption.
-func (e *abEngine) runOne(ctx context.Context, side, i int, warmup bool) bool {
-	if ctx.Err() != nil {
-		return true
-	}
-	s := e.states[side][i]
-	name := e.opt.side(side).Name
-	e.bar.describeText(fmt.Sprintf("%s %s %s", s.b.Label, name, estimate(s, warmup)), e.plannedTotal(), e.doneTotal())
-	run, interrupted := e.exec(ctx, side, s.b, name+"-"+runName(s.b.Label, warmup, s.warm+1, s.measured+1))
-	if interrupted {
-		return true
-	}
-	if run.Failed && e.opt.Notices != nil {
-		e.bar.clear()
-		fmt.Fprintln(e.opt.Notices, name+": "+failureNotice(s.b.Label, warmup, s.warm+1, s.measured+1, &run))
-		e.bar.redraw()
-	}
-	if warmup {
-		s.warm++
-		if run.Failed {
-			run.Error = "warm-up run: " + run.Error
-			e.record(side, i, run)
-		}
-	} else {
-		s.measured++
-		s.wallSum += run.ProcessWallNs
-		run.Pair = e.pairs[i]
-		e.record(side, i, run)
-	}
-	e.bar.set(e.plannedTotal(), e.doneTotal())
-	return false
-}
-
-// record appends a run to benchmark i on a side, giving it the next
-// session-wide Index; a failure stops the benchmark on both sides unless
-// IgnoreFailure.
-func (e *abEngine) record(side, i int, run Run) {
-	run.Index = e.next
-	e.next++
-	s := e.states[side][i]
-	s.runs = append(s.runs, run)
-	if run.Failed && !e.opt.IgnoreFailure {
-		e.states[sideBase][i].stopped = true
-		e.states[sideHead][i].stopped = true
-	}
 }
 
 // plannedTotal is the number of runs (warm-ups included) the session makes
@@ -614,8 +575,8 @@ func (e *abEngine) record(side, i int, run Run) {
 func (e *abEngine) plannedTotal() int {
 	n := 0
 	last := autoPlanRounds // until the automatic plan is made
-	if len(e.opt.Looks) > 0 {
-		last = e.opt.Looks[len(e.opt.Looks)-1]
+	if len(e.plan) > 0 {
+		last = e.plan[len(e.plan)-1]
 	}
 	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
 		left := e.opt.MaxTime - e.now().Sub(e.started)
@@ -638,16 +599,6 @@ func (e *abEngine) plannedTotal() int {
 	return n
 }
 
-func (e *abEngine) doneTotal() int {
-	n := 0
-	for side := range e.states {
-		for _, s := range e.states[side] {
-			n += s.warm + s.measured
-		}
-	}
-	return n
-}
-
 // snapshot builds the session's file from everything recorded so far. The
 // sides share nothing mutable with the engine.
 func (e *abEngine) snapshot(partial bool) *ABFile {
@@ -655,7 +606,7 @@ func (e *abEngine) snapshot(partial bool) *ABFile {
 		Schema:       ABSchema,
 		BaseEnv:      slices.Clone(e.opt.Base.Env),
 		HeadEnv:      slices.Clone(e.opt.Head.Env),
-		PlannedLooks: slices.Clone(e.opt.Looks),
+		PlannedLooks: slices.Clone(e.plan),
 		MaxTimeNs:    e.opt.MaxTime.Nanoseconds(),
 		Looks:        slices.Clone(e.looks),
 		StartedAt:    e.started,
@@ -671,26 +622,6 @@ func (e *abEngine) snapshot(partial bool) *ABFile {
 // sideFile builds one side's results file, statistics computed.
 func (e *abEngine) sideFile(side int, partial bool) *File {
 	o := &e.opt
-	f := &File{
-		Schema:    Schema,
-		Tool:      e.tools[side],
-		Machine:   e.machine,
-		Workload:  o.Workload,
-		Unit:      o.Unit,
-		Params:    cloneParams(o.Params),
-		StartedAt: e.started,
-		Partial:   partial,
-		Warmup:    o.Warmup,
-		Order:     "abba",
-		Warnings:  MachineWarnings(e.machine),
-		Results:   []Result{},
-	}
-	f.Tool.CommandLine = slices.Clone(e.tools[side].CommandLine)
-	f.Machine.LoadAvg = slices.Clone(e.machine.LoadAvg)
-	if !partial {
-		f.FinishedAt = e.now()
-	}
-	f.Results = resultsOf(e.states[side])
-	Summarize(f)
-	return f
+	return e.engine.sideFile(side, fileHeader{tool: e.tools[side], machine: e.machine, workload: o.Workload, unit: o.Unit,
+		params: o.Params, order: "abba", warmup: o.Warmup, partial: partial, finishes: !partial})
 }

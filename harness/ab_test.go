@@ -37,11 +37,8 @@ func (fa *fakeAB) run(t fataler) (*ABFile, error) {
 	if err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	decide := opt.Decide
-	opt.Decide = func(base, head *File, l Look) (bool, string) {
-		fa.looks = append(fa.looks, l)
-		return decide(base, head, l)
-	}
+	inner := opt.Rule
+	opt.Rule = &recordingRule{SequentialRule: inner, looks: &fa.looks}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	clock := time.Unix(0, 0)
@@ -104,7 +101,7 @@ func sidesOf(calls []abCall, b int) string {
 func TestABOrderIsABBA(t *testing.T) {
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(3), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Warmup: 1, Looks: []int{4, 8}, Decide: never,
+		Warmup: 1, Rule: fixedRule(never, 4, 8),
 	}}
 	f, err := fa.run(t)
 	if err != nil {
@@ -148,13 +145,12 @@ func TestABOrderIsABBA(t *testing.T) {
 func TestABStopsWhenDecided(t *testing.T) {
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{2, 6, 10, 20},
-		Decide: func(base, head *File, l Look) (bool, string) {
+		Rule: fixedRule(func(base, head *File, l Look) (bool, string) {
 			if len(base.Results) != 2 || len(head.Results) != 2 || len(base.Results[0].Runs) != l.Runs {
 				panic(fmt.Sprintf("look %+v sees %d base runs", l, len(base.Results[0].Runs)))
 			}
 			return l.Number == 2, fmt.Sprintf("look %d", l.Number)
-		},
+		}, 2, 6, 10, 20),
 	}}
 	f, err := fa.run(t)
 	if err != nil {
@@ -177,7 +173,7 @@ func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
 	// (the 4th would end at 160ms), between the planned looks at 2 and 4.
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{2, 4, 8}, MaxTime: 130 * time.Millisecond, Decide: never,
+		Rule: fixedRule(never, 2, 4, 8), MaxTime: 130 * time.Millisecond,
 	}}
 	f, err := fa.run(t)
 	if err != nil {
@@ -200,7 +196,7 @@ func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
 	// same data.
 	fa = &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{2, 4, 8}, MaxTime: 90 * time.Millisecond, Decide: never,
+		Rule: fixedRule(never, 2, 4, 8), MaxTime: 90 * time.Millisecond,
 	}}
 	if f, err = fa.run(t); err != nil {
 		t.Fatal(err)
@@ -215,7 +211,7 @@ func TestABFailureStopsBothSides(t *testing.T) {
 		fail: func(side, bench, k int) bool { return side == sideHead && bench == 1 && k == 1 },
 		opt: ABOptions{
 			Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-			Looks: []int{4}, Decide: never,
+			Rule: fixedRule(never, 4),
 		}}
 	f, err := fa.run(t)
 	if err != nil {
@@ -235,7 +231,7 @@ func TestABFailureStopsBothSides(t *testing.T) {
 	// Every benchmark failing ends the session.
 	fa = &fakeAB{cancel: -1, fail: func(int, int, int) bool { return true },
 		opt: ABOptions{Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-			Looks: []int{4}, Decide: never}}
+			Rule: fixedRule(never, 4)}}
 	if f, err = fa.run(t); err != nil || f.Stopped != StopFailed || len(fa.calls) != 2 {
 		t.Errorf("all failing: stopped %q after %d calls (err %v), want failed after 2", f.Stopped, len(fa.calls), err)
 	}
@@ -244,7 +240,7 @@ func TestABFailureStopsBothSides(t *testing.T) {
 func TestABInterrupt(t *testing.T) {
 	fa := &fakeAB{cancel: 5, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{4}, Decide: never,
+		Rule: fixedRule(never, 4),
 	}}
 	f, err := fa.run(t)
 	if err == nil || f == nil || f.Stopped != StopInterrupted || !f.Base.Partial || !f.Head.Partial {
@@ -257,23 +253,21 @@ func TestABInterrupt(t *testing.T) {
 
 func TestABOptionsRefused(t *testing.T) {
 	good := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{2, 4}, Decide: never}
+		Rule: fixedRule(never, 2, 4)}
 	for name, mut := range map[string]func(o *ABOptions){
 		"no benchmarks":   func(o *ABOptions) { o.Benchmarks = nil },
 		"no base":         func(o *ABOptions) { o.Base.Executable = "" },
 		"bad env":         func(o *ABOptions) { o.Head.Env = []string{"NOEQUALS"} },
-		"no looks":        func(o *ABOptions) { o.Looks = nil },
-		"odd look":        func(o *ABOptions) { o.Looks = []int{3} },
-		"decreasing":      func(o *ABOptions) { o.Looks = []int{4, 2} },
-		"no decide":       func(o *ABOptions) { o.Decide = nil },
+		"no looks":        func(o *ABOptions) { o.Rule = fixedRule(never) },
+		"odd look":        func(o *ABOptions) { o.Rule = fixedRule(never, 3) },
+		"decreasing":      func(o *ABOptions) { o.Rule = fixedRule(never, 4, 2) },
+		"no rule":         func(o *ABOptions) { o.Rule = nil },
 		"negative budget": func(o *ABOptions) { o.MaxTime = -time.Second },
 		"same names":      func(o *ABOptions) { o.Base.Name, o.Head.Name = "x", "x" },
-		"auto and fixed":  func(o *ABOptions) { o.AutoLooks = 3 },
-		"auto, no budget": func(o *ABOptions) { o.Looks, o.AutoLooks = nil, 3 },
+		"auto, no budget": func(o *ABOptions) { o.Rule = &testRule{auto: 3, decide: never} },
 		"duplicate label": func(o *ABOptions) { o.Benchmarks = append(abBenchmarks(1), abBenchmarks(1)...) },
 	} {
 		o := good
-		o.Looks = slices.Clone(good.Looks)
 		mut(&o)
 		if _, err := ExecuteAB(context.Background(), o); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -308,8 +302,8 @@ func TestABScheduleModel(t *testing.T) {
 		}
 		fa := &fakeAB{cancel: -1, opt: ABOptions{
 			Benchmarks: abBenchmarks(nb), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-			Looks: looks, MaxTime: budget,
-			Decide: func(_, _ *File, l Look) (bool, string) { return l.Number >= decideAt, "" },
+			Rule:    fixedRule(func(_, _ *File, l Look) (bool, string) { return l.Number >= decideAt, "" }, looks...),
+			MaxTime: budget,
 		}}
 		f, err := fa.run(t)
 		if err != nil {
@@ -368,15 +362,14 @@ func TestExecuteABProcesses(t *testing.T) {
 		Benchmarks: []Benchmark{bench("good", "side"), bench("bad", "exit3")},
 		Base:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=base")},
 		Head:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=head")},
-		Looks:      []int{2, 4},
 		Timeout:    time.Minute,
 		LogDir:     t.TempDir(),
 		Notices:    &notices,
 		Workload:   "fake", Unit: "cell",
-		Decide: func(base, head *File, l Look) (bool, string) {
+		Rule: fixedRule(func(base, head *File, l Look) (bool, string) {
 			notes = append(notes, fmt.Sprintf("%d:%d", l.Number, l.Runs))
 			return false, fmt.Sprintf("look %d/%d", l.Number, l.Of)
-		},
+		}, 2, 4),
 	}
 	f, err := ExecuteAB(context.Background(), opt)
 	if err != nil {
@@ -441,7 +434,7 @@ func TestABAutomaticLooks(t *testing.T) {
 	// ends, at 25.
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		AutoLooks: 3, MaxTime: time.Second, Decide: never,
+		Rule: &testRule{auto: 3, decide: never}, MaxTime: time.Second,
 	}}
 	f, err := fa.run(t)
 	if err != nil {
@@ -453,38 +446,6 @@ func TestABAutomaticLooks(t *testing.T) {
 	}
 }
 
-func TestPlanLooks(t *testing.T) {
-	if got := planLooks(25, 3, 6); !slices.Equal(got, []int{6, 12, 24}) {
-		t.Errorf("planLooks(25, 3, 6) = %v", got)
-	}
-	if got := planLooks(3, 3, 6); !slices.Equal(got, []int{6}) {
-		t.Errorf("planLooks(3, 3, 6) = %v, want one look at the minimum", got)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		reach := rapid.IntRange(0, 10_000).Draw(t, "reach")
-		k := rapid.IntRange(1, 8).Draw(t, "k")
-		minLook := rapid.IntRange(1, 50).Draw(t, "min")
-		looks := planLooks(reach, k, minLook)
-		if len(looks) == 0 || len(looks) > k {
-			t.Fatalf("%d looks, want 1 to %d", len(looks), k)
-		}
-		for i, n := range looks {
-			if n%2 != 0 || n < minLook || (i > 0 && n <= looks[i-1]) {
-				t.Fatalf("looks %v: not even, increasing and at least %d", looks, minLook)
-			}
-		}
-		if last := looks[len(looks)-1]; last < reach-1 {
-			t.Fatalf("looks %v end before the reachable %d runs", looks, reach)
-		}
-		// The options accept the plan.
-		o := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-			Looks: looks, Decide: never}
-		if _, err := o.check(); err != nil {
-			t.Fatalf("plan %v refused: %v", looks, err)
-		}
-	})
-}
-
 // TestABBalancesTime: after the first ABBA block a benchmark four times
 // faster than the slowest makes four pairs per round, still alternating
 // which side goes first, so both get about the same share of the budget;
@@ -493,7 +454,7 @@ func TestPlanLooks(t *testing.T) {
 func TestABBalancesTime(t *testing.T) {
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-		Looks: []int{4}, Decide: never,
+		Rule: fixedRule(never, 4),
 	}, wall: func(_, bench int) time.Duration {
 		return []time.Duration{10 * time.Millisecond, 40 * time.Millisecond}[bench]
 	}}
@@ -529,3 +490,54 @@ func TestABBalancesTime(t *testing.T) {
 }
 
 func abs(x int) int { return max(x, -x) }
+
+// testRule is a sequential rule for the engine's tests: fixed looks, or
+// auto looks planned by halving from the reachable runs down to 6.
+type testRule struct {
+	looks  []int
+	auto   int
+	decide func(base, head *File, l Look) (bool, string)
+}
+
+func fixedRule(decide func(base, head *File, l Look) (bool, string), looks ...int) *testRule {
+	if looks == nil {
+		looks = []int{}
+	}
+	return &testRule{looks: looks, decide: decide}
+}
+
+func (r *testRule) PlannedLooks() []int {
+	if r.auto > 0 {
+		return nil
+	}
+	return r.looks
+}
+
+func (r *testRule) MaxLooks() int {
+	if r.auto > 0 {
+		return r.auto
+	}
+	return len(r.looks)
+}
+
+func (r *testRule) PlanLooks(reach int) []int {
+	last := max(reach-reach%2, 6)
+	looks := []int{last}
+	for n := last / 2; n >= 6 && len(looks) < r.auto; n /= 2 {
+		looks = append([]int{n - n%2}, looks...)
+	}
+	return looks
+}
+
+func (r *testRule) Decide(base, head *File, l Look) (bool, string) { return r.decide(base, head, l) }
+
+// recordingRule records the looks its rule is asked at.
+type recordingRule struct {
+	SequentialRule
+	looks *[]Look
+}
+
+func (r *recordingRule) Decide(base, head *File, l Look) (bool, string) {
+	*r.looks = append(*r.looks, l)
+	return r.SequentialRule.Decide(base, head, l)
+}

@@ -54,10 +54,10 @@ func (fe *fakeEngine) run(t fataler) (*File, error) {
 	perBench := map[int]int{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var e *engine
-	e = newEngine(opt, ref, func(ctx context.Context, b *Benchmark, _ string) (Run, bool) {
+	var e *runEngine
+	e = newRunEngine(opt, ref, func(ctx context.Context, b *Benchmark, _ string) (Run, bool) {
 		i := index[b]
-		st := e.states[i]
+		st := e.states[0][i]
 		// A warm-up call is one made while the benchmark still owes
 		// warm-ups.
 		fe.calls = append(fe.calls, call{b: i, warm: st.warm < opt.Warmup})

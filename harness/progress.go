@@ -79,14 +79,6 @@ func fitDescription(desc string, cols, total int) string {
 	return string(runes[:room-2]) + "… "
 }
 
-// describe shows which benchmark runs now, with its current estimate.
-func (p *progress) describe(s *benchState, warmup bool, total, done int) {
-	if p == nil || p.closed {
-		return
-	}
-	p.describeText(s.b.Label+" "+estimate(s, warmup), total, done)
-}
-
 // describeText shows desc (shortened to fit) and the counts.
 func (p *progress) describeText(desc string, total, done int) {
 	if p == nil || p.closed {

@@ -30,7 +30,7 @@ func Execute(ctx context.Context, opt Options) (*File, error) {
 		return nil, fmt.Errorf("benchmark plan: %w", err)
 	}
 	logDir := opt.logDir()
-	e := newEngine(opt, ref, func(ctx context.Context, b *Benchmark, name string) (Run, bool) {
+	e := newRunEngine(opt, ref, func(ctx context.Context, b *Benchmark, name string) (Run, bool) {
 		return execWorker(ctx, workerCmd{exe: opt.Executable, args: b.Args, env: opt.Env, timeout: opt.Timeout,
 			show: opt.ShowOutput, log: logPath(logDir, name)})
 	})
@@ -39,50 +39,38 @@ func Execute(ctx context.Context, opt Options) (*File, error) {
 	return e.run(ctx)
 }
 
-// execFunc makes one run of a benchmark; name names the run for its log
-// ("boxroot-run3"); interrupted reports that ctx was cancelled during the
-// run, which then means nothing.
+// execFunc makes one run of a benchmark of `run`'s one side; name names
+// the run for its log ("boxroot-run3"); interrupted reports that ctx was
+// cancelled during the run, which then means nothing.
 type execFunc func(ctx context.Context, b *Benchmark, name string) (run Run, interrupted bool)
 
-// benchState is the progress of one benchmark.
-type benchState struct {
-	b        *Benchmark
-	runs     []Run // recorded runs: measured runs and failed warm-ups, in run order
-	warm     int   // warm-up runs made
-	measured int   // measured runs made, failed ones included
-	wallSum  int64 // total process wall time of the measured runs, ns
-	target   int   // measured runs planned, re-estimated after every round
-	stopped  bool  // a run failed without IgnoreFailure: no more runs
-	reported bool  // OnResult has been called
-}
-
-// done reports whether the benchmark needs no more measured runs.
-func (s *benchState) done() bool { return s.stopped || s.measured >= s.target }
-
-// engine plans and records the runs. It is used by one goroutine.
-type engine struct {
+// runEngine is `run`'s scheduler on the one engine (engine.go): one side,
+// run counts planned from MinTime, interleaved or grouped order.
+type runEngine struct {
+	*engine
 	opt     Options
 	ref     string // resolved reference label, "" for the fastest
-	exec    execFunc
 	tool    Tool
 	machine Machine
-	states  []*benchState
-	next    int // Index of the next recorded run
-	started time.Time
-	bar     *progress
 }
 
-func newEngine(opt Options, ref string, exec execFunc) *engine {
-	e := &engine{opt: opt, ref: ref, exec: exec, started: time.Now()}
-	for i := range opt.Benchmarks {
-		s := &benchState{b: &opt.Benchmarks[i]}
+func newRunEngine(opt Options, ref string, exec execFunc) *runEngine {
+	core := newCoreEngine([]string{"run"}, opt.Benchmarks, func(ctx context.Context, _ int, b *Benchmark, name string) (Run, bool) {
+		return exec(ctx, b, name)
+	})
+	core.warmup, core.ignoreFailure, core.notices = opt.Warmup, opt.IgnoreFailure, opt.Notices
+	e := &runEngine{engine: core, opt: opt, ref: ref}
+	core.planned = e.plannedTotal
+	for _, s := range e.bench() {
 		s.target = e.estimate(s)
-		e.states = append(e.states, s)
 	}
 	return e
 }
 
-func (e *engine) run(ctx context.Context) (*File, error) {
+// bench is the one side's benchmark states.
+func (e *runEngine) bench() []*benchState { return e.states[0] }
+
+func (e *runEngine) run(ctx context.Context) (*File, error) {
 	if e.opt.Progress != nil {
 		e.bar = newProgress(e.opt.Progress, e.plannedTotal())
 	}
@@ -101,32 +89,32 @@ func (e *engine) run(ctx context.Context) (*File, error) {
 // runInterleaved makes the runs round-robin: first the warm-up rounds, then
 // measured rounds of one run per unfinished benchmark, re-estimating every
 // benchmark's run count after each round. It reports an interruption.
-func (e *engine) runInterleaved(ctx context.Context) bool {
+func (e *runEngine) runInterleaved(ctx context.Context) bool {
 	for w := 0; w < e.opt.Warmup; w++ {
-		for _, s := range e.states {
+		for i, s := range e.bench() {
 			if s.stopped {
 				continue
 			}
-			if e.runOne(ctx, s, true) {
+			if e.runOne(ctx, 0, i, true) {
 				return true
 			}
 		}
 	}
 	for {
 		ran := false
-		for _, s := range e.states {
+		for i, s := range e.bench() {
 			if s.done() {
 				continue
 			}
 			ran = true
-			if e.runOne(ctx, s, false) {
+			if e.runOne(ctx, 0, i, false) {
 				return true
 			}
 		}
 		if !ran {
 			return false
 		}
-		for _, s := range e.states {
+		for _, s := range e.bench() {
 			s.target = e.estimate(s)
 		}
 		e.round()
@@ -135,15 +123,15 @@ func (e *engine) runInterleaved(ctx context.Context) bool {
 
 // runGrouped makes all runs of one benchmark, then the next; a "round" is one
 // run. It reports an interruption.
-func (e *engine) runGrouped(ctx context.Context) bool {
-	for _, s := range e.states {
+func (e *runEngine) runGrouped(ctx context.Context) bool {
+	for i, s := range e.bench() {
 		for s.warm < e.opt.Warmup && !s.stopped {
-			if e.runOne(ctx, s, true) {
+			if e.runOne(ctx, 0, i, true) {
 				return true
 			}
 		}
 		for !s.done() {
-			if e.runOne(ctx, s, false) {
+			if e.runOne(ctx, 0, i, false) {
 				return true
 			}
 			s.target = e.estimate(s)
@@ -157,49 +145,9 @@ func (e *engine) runGrouped(ctx context.Context) bool {
 	return false
 }
 
-// runOne makes one run of s and records it. It reports an interruption
-// (ctx cancelled before or during the run; nothing is recorded).
-func (e *engine) runOne(ctx context.Context, s *benchState, warmup bool) bool {
-	if ctx.Err() != nil {
-		return true
-	}
-	e.bar.describe(s, warmup, e.plannedTotal(), e.doneTotal())
-	name := runName(s.b.Label, warmup, s.warm+1, s.measured+1)
-	run, interrupted := e.exec(ctx, s.b, name)
-	if interrupted {
-		return true
-	}
-	if run.Failed {
-		e.notify(s.b.Label, warmup, s.warm+1, s.measured+1, &run)
-	}
-	if warmup {
-		s.warm++
-		if run.Failed {
-			run.Error = "warm-up run: " + run.Error
-			e.record(s, run)
-		}
-	} else {
-		s.measured++
-		s.wallSum += run.ProcessWallNs
-		e.record(s, run)
-	}
-	e.bar.set(e.plannedTotal(), e.doneTotal())
-	return false
-}
-
-// record appends a run to s, giving it the next session-wide Index.
-func (e *engine) record(s *benchState, run Run) {
-	run.Index = e.next
-	e.next++
-	s.runs = append(s.runs, run)
-	if run.Failed && !e.opt.IgnoreFailure {
-		s.stopped = true
-	}
-}
-
 // estimate plans the number of measured runs of s: Runs when given, else
 // clamp(ceil(MinTime / mean process wall so far), MinRuns, MaxRuns).
-func (e *engine) estimate(s *benchState) int {
+func (e *runEngine) estimate(s *benchState) int {
 	o := &e.opt
 	if o.Runs > 0 {
 		return o.Runs
@@ -219,10 +167,10 @@ func (e *engine) estimate(s *benchState) int {
 }
 
 // plannedTotal is the number of runs (warm-ups included) currently planned
-// over all benchmarks; doneTotal the number made.
-func (e *engine) plannedTotal() int {
+// over all benchmarks.
+func (e *runEngine) plannedTotal() int {
 	n := 0
-	for _, s := range e.states {
+	for _, s := range e.bench() {
 		if s.stopped {
 			n += s.warm + s.measured
 		} else {
@@ -232,27 +180,9 @@ func (e *engine) plannedTotal() int {
 	return n
 }
 
-func (e *engine) doneTotal() int {
-	n := 0
-	for _, s := range e.states {
-		n += s.warm + s.measured
-	}
-	return n
-}
-
-// notify writes the one-line notice of a failed run to Options.Notices.
-func (e *engine) notify(label string, warmup bool, warm, measured int, run *Run) {
-	if e.opt.Notices == nil {
-		return
-	}
-	e.bar.clear()
-	fmt.Fprintln(e.opt.Notices, failureNotice(label, warmup, warm, measured, run))
-	e.bar.redraw()
-}
-
 // round hands a snapshot to OnRound, with the progress bar out of the way of
 // anything it prints.
-func (e *engine) round() {
+func (e *runEngine) round() {
 	if e.opt.OnRound != nil {
 		f := e.snapshot(true)
 		e.bar.clear()
@@ -262,7 +192,7 @@ func (e *engine) round() {
 }
 
 // report calls OnResult for s with f, a snapshot that contains it.
-func (e *engine) report(f *File, s *benchState) {
+func (e *runEngine) report(f *File, s *benchState) {
 	s.reported = true
 	for i := range f.Results {
 		if f.Results[i].Label == s.b.Label {
@@ -276,12 +206,12 @@ func (e *engine) report(f *File, s *benchState) {
 
 // finish builds the final file, reports the benchmarks not reported yet and
 // calls OnRound a last time.
-func (e *engine) finish(partial bool) *File {
+func (e *runEngine) finish(partial bool) *File {
 	f := e.snapshot(partial)
 	f.FinishedAt = time.Now()
 	e.bar.finish()
 	if e.opt.OnResult != nil {
-		for _, s := range e.states {
+		for _, s := range e.bench() {
 			if !s.reported && len(s.runs) > 0 {
 				e.report(f, s)
 			}
@@ -296,28 +226,9 @@ func (e *engine) finish(partial bool) *File {
 // snapshot builds a File of everything recorded so far, with statistics. It
 // shares nothing mutable with the engine (Run.Stats maps are shared but never
 // modified). Benchmarks without a recorded run are left out.
-func (e *engine) snapshot(partial bool) *File {
-	o := &e.opt
-	f := &File{
-		Schema:    Schema,
-		Tool:      e.tool,
-		Machine:   e.machine,
-		Workload:  o.Workload,
-		Unit:      o.Unit,
-		Params:    cloneParams(o.Params),
-		Reference: e.ref,
-		StartedAt: e.started,
-		Partial:   partial,
-		Warmup:    o.Warmup,
-		Order:     o.Order.String(),
-		Warnings:  MachineWarnings(e.machine),
-		Results:   []Result{},
-	}
-	f.Tool.CommandLine = slices.Clone(e.tool.CommandLine)
-	f.Machine.LoadAvg = slices.Clone(e.machine.LoadAvg)
-	f.Results = resultsOf(e.states)
-	Summarize(f)
-	return f
+func (e *runEngine) snapshot(partial bool) *File {
+	return e.sideFile(0, fileHeader{tool: e.tool, machine: e.machine, workload: e.opt.Workload, unit: e.opt.Unit,
+		params: e.opt.Params, reference: e.ref, order: e.opt.Order.String(), warmup: e.opt.Warmup, partial: partial})
 }
 
 // resultsOf returns one Result per benchmark that has runs, in plan order,

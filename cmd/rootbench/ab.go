@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/rootbench/rootbench/internal/parse"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
+	"github.com/rootbench/rootbench/report/export"
 )
 
 // Defaults of `rootbench ab`.
@@ -121,8 +123,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 // abPlan is what the ab flags resolve to.
 type abPlan struct {
 	opts     harness.ABOptions
-	gate     abGateOptions
-	alpha    float64 // the session's; each look is tested at alpha / Look.Of
+	rule     analysis.Sequential // the sequential rule: looks, alpha per look, outcomes
 	format   string
 	export   string
 	gcTables bool
@@ -166,22 +167,22 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 		return nil, fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
 	}
 	if strings.TrimSpace(af.looks) == "auto" {
-		o.AutoLooks = abAutoLooks
-	} else if o.Looks, err = parseLooks(af.looks); err != nil {
+		p.rule.AutoLooks = abAutoLooks
+	} else if p.rule.Looks, err = parseLooks(af.looks); err != nil {
 		return nil, fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
 	}
 	if !(af.alpha > 0 && af.alpha < 1) {
 		return nil, fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
 	}
-	p.alpha = af.alpha
-
-	if p.gate.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
+	p.rule.Alpha = af.alpha
+	if p.rule.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
 		return nil, fmt.Errorf("--fail-on-regression: %w", err)
 	}
-	if p.gate.Threshold <= 0 {
+	if p.rule.Threshold <= 0 {
 		return nil, fmt.Errorf("--fail-on-regression %s: must be positive: ab samples until the gate decides", af.threshold)
 	}
-	p.gate.BaseName, p.gate.HeadName = "base", "head"
+	p.rule.BaseName, p.rule.HeadName = "base", "head"
+	o.Rule = &p.rule
 	switch af.format {
 	case "text", "markdown":
 	default:
@@ -274,26 +275,27 @@ func parseLooks(s string) ([]int, error) {
 }
 
 // execute runs the session, prints the comparison and decides the exit
-// status.
+// status. The export, when asked for, is written after every look (marked
+// partial until the session ends) and at the end; a session that measured
+// nothing never touches it.
 func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
 	o := &p.opts
-	var gateErr error
-	o.Decide = func(base, head *harness.File, l harness.Look) (bool, string) {
-		g, err := judgeAB(base, head, p.gateAt(l.Of))
-		if err != nil {
-			gateErr = err
-			return true, ""
-		}
-		return g.Decided(), lookNote(l, g)
-	}
-	looks, count := fmt.Sprintf("looks at %s runs per side", joinInts(o.Looks)), len(o.Looks)
-	if o.AutoLooks > 0 {
-		looks, count = fmt.Sprintf("%d looks planned from the first rounds' pace", o.AutoLooks), o.AutoLooks
+	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
+	if p.rule.Looks == nil {
+		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())
 	}
 	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
-		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), looks, o.MaxTime, 100*p.gate.Threshold, p.alpha/float64(count))
+		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.AlphaPerLook(p.rule.MaxLooks()))
+	var exportErr error
+	if p.export != "" {
+		o.OnLook = func(f *harness.ABFile) {
+			if exportErr == nil && measured(f) {
+				exportErr = writeABFile(p.export, f)
+			}
+		}
+	}
 
 	f, runErr := harness.ExecuteAB(ctx, *o)
 	if f == nil {
@@ -308,79 +310,61 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	// because every benchmark failed has runs after its last look, and its
 	// status comes from the failures.
 	sig := caught()
-	var g *analysis.Comparison
-	gerr := gateErr // a look that could not compare stopped the session
-	if sig == nil && runErr == nil && gerr == nil {
-		at := p.gateAt(lookCount(f, o))
-		if g, gerr = judgeAB(f.Base, f.Head, at); gerr == nil {
-			f.Gate = gateRecord(g, at, p.alpha)
-		}
+	var v *analysis.SessionVerdict
+	if sig == nil && runErr == nil {
+		v = p.rule.Verdict(f, o.IgnoreFailure)
+		f.Gate = v.Gate
 	}
-	if p.export != "" {
+	if p.export != "" && measured(f) {
 		if err := writeABFile(p.export, f); err != nil {
 			return &exitError{code: exitFailed, err: err}
 		}
+	}
+	if exportErr != nil {
+		return &exitError{code: exitFailed, err: exportErr}
 	}
 	if sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
 			code = 143
 		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(p.export))}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(p.export, f))}
 	}
 	if runErr != nil {
 		return &exitError{code: exitFailed, err: runErr}
 	}
-	if err := p.print(stdout, f, g, gerr); err != nil {
+	if err := p.print(stdout, f, v.Comparison, v.Err); err != nil {
 		return err
 	}
-	return abVerdict(f, g, gerr, o.IgnoreFailure)
+	return abExit(f, v)
 }
 
-// gateAt is the gate's options at a look of a session that makes at most
-// looks looks: each is tested at alpha / looks.
-func (p *abPlan) gateAt(looks int) abGateOptions {
-	g := p.gate
-	g.Alpha = p.alpha / float64(max(looks, 1))
-	return g
-}
-
-// lookCount is the divisor of the session's alpha: that of its last look,
-// else the number of looks planned.
-func lookCount(f *harness.ABFile, o *harness.ABOptions) int {
-	switch {
-	case len(f.Looks) > 0:
-		return f.Looks[len(f.Looks)-1].Of
-	case len(f.PlannedLooks) > 0:
-		return len(f.PlannedLooks)
-	}
-	return o.AutoLooks
-}
-
-// abVerdict turns the session into the exit status: failed head runs are a
-// regression (the new build crashes), failed base runs leave the answer
-// open; otherwise the gate's outcome.
-func abVerdict(f *harness.ABFile, g *analysis.Comparison, gerr error, ignoreFailure bool) error {
-	if !ignoreFailure || gerr != nil {
-		if n := f.Head.FailedRuns(); n > 0 {
-			return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) of head failed (see the reasons and logs above)", n)}
-		}
-		if n := f.Base.FailedRuns(); n > 0 {
-			return &exitError{code: 3, err: fmt.Errorf("%d run(s) of base failed: those benchmarks are undecided", n)}
+// measured reports whether the session measured anything: a successful
+// run on either side.
+func measured(f *harness.ABFile) bool {
+	for _, side := range []*harness.File{f.Base, f.Head} {
+		for _, r := range side.Results {
+			for _, run := range r.Runs {
+				if !run.Failed {
+					return true
+				}
+			}
 		}
 	}
-	if gerr != nil {
-		return &exitError{code: exitFailed, err: fmt.Errorf("compare base and head: %w", gerr)}
-	}
-	switch code := g.Outcome().ExitCode(); code {
-	case 0:
+	return false
+}
+
+// abExit maps the session's verdict to the exit status.
+func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
+	code := v.Outcome.ExitCode()
+	if code == 0 {
 		return nil
-	case exitFailed:
-		return &exitError{code: code, err: fmt.Errorf("regression beyond the gate in: %s", strings.Join(rowLabels(g.Regressions()), ", "))}
-	default:
-		return &exitError{code: code, err: fmt.Errorf("inconclusive after %s (%s): undecided: %s",
-			sessionLength(f), f.Stopped, strings.Join(rowLabels(g.Undecided()), ", "))}
 	}
+	reason := v.Reason
+	if v.Outcome == analysis.Inconclusive {
+		reason = fmt.Sprintf("inconclusive after %s (%s): %s", sessionLength(f), f.Stopped, v.Reason)
+	}
+	return &exitError{code: code, err: errors.New(reason)}
 }
 
 // print writes the comparison and the GC tables; when there is no
@@ -485,20 +469,6 @@ func joinInts(xs []int) string {
 	return strings.Join(s, ",")
 }
 
-// lookNote is the one line printed at a look.
-func lookNote(l harness.Look, g *analysis.Comparison) string {
-	kind := "look"
-	if l.Budget {
-		kind = "budget look"
-	}
-	und := rowLabels(g.Undecided())
-	state := "every row decided"
-	if len(und) > 0 {
-		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))
-	}
-	return fmt.Sprintf("%s %d/%d at %d runs per side (the slowest benchmark's): %s", kind, l.Number, l.Of, l.Runs, state)
-}
-
 // signalLabel names a signal as SIGINT or SIGTERM.
 func signalLabel(sig os.Signal) string {
 	switch sig {
@@ -510,34 +480,23 @@ func signalLabel(sig os.Signal) string {
 	return sig.String()
 }
 
-func exportedNote(path string) string {
-	if path == "" {
+func exportedNote(path string, f *harness.ABFile) string {
+	if path == "" || !measured(f) {
 		return ""
 	}
 	return "; " + path + " holds what was measured (marked partial)"
 }
 
-// writeABFile writes the session's file as indented JSON, atomically.
+// writeABFile writes the session's file as indented JSON, atomically and
+// with the mode run's exports get (export.WriteAtomic).
 func writeABFile(path string, f *harness.ABFile) error {
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode the A/B results: %w", err)
 	}
 	data = append(data, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	return nil
+	return export.WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }

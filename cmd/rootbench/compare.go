@@ -15,11 +15,6 @@ import (
 	"github.com/rootbench/rootbench/report/compare"
 )
 
-// Exit statuses of a gate (compare --fail-on-regression, run --baseline
-// --fail-on-regression): analysis.Outcome.ExitCode gives 0 pass, 1
-// regression, 3 inconclusive.
-const exitInconclusive = 3
-
 func newCompareCmd() *cobra.Command {
 	var format, cells, threshold, method, alpha string
 	cmd := &cobra.Command{
@@ -143,7 +138,7 @@ func gateError(c *analysis.Comparison, against string) error {
 		return &exitError{code: analysis.Regression.ExitCode(), err: fmt.Errorf("%d benchmark(s) regressed beyond %.4g%%%s",
 			len(c.Regressions()), 100*c.Threshold, suffix)}
 	case analysis.Inconclusive:
-		return &exitError{code: exitInconclusive, err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (the summary line says about how many)",
+		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (the summary line says about how many)",
 			suffix, len(c.Undecided()), 100*c.Threshold)}
 	}
 	return nil

@@ -22,6 +22,10 @@ const (
 	exitInterrupted = 130 // SIGINT (128+2); SIGTERM gives 143
 )
 
+// A gate's outcome (compare, run --baseline, ab, bisect) exits with
+// analysis.Outcome.ExitCode, the one definition of its statuses: 0 pass, 1
+// regression, 3 inconclusive.
+
 // exitError carries an exit status up to main.
 type exitError struct {
 	code int
