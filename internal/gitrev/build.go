@@ -1,0 +1,459 @@
+package gitrev
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultPackage is the package a Builder builds when Package is empty.
+const DefaultPackage = "./cmd/rootbench"
+
+// CacheEnv names the environment variable that moves the build cache:
+// builds go to $ROOTBENCH_CACHE/builds instead of the user cache directory's
+// rootbench/builds.
+const CacheEnv = "ROOTBENCH_CACHE"
+
+// recipe names the way builds are made; changing how a binary is built
+// (flags, environment) changes it, so no binary of the old recipe is reused.
+const recipe = "gitrev-1 go build -trimpath -buildvcs=true GOTOOLCHAIN=local"
+
+// outputTailLines is how many of the compiler's last lines a BuildError keeps.
+const outputTailLines = 20
+
+// staleTemp is the age after which a temporary build directory left in the
+// cache directory (by a killed build) is removed by the next build.
+const staleTemp = 24 * time.Hour
+
+// Builder builds the main package of a repository's commits, or of its work
+// tree, into binaries kept in a cache directory.
+//
+// A commit is built in a temporary clone (`git clone --shared`, which shares
+// the repository's objects, then a detached checkout of the commit) that is
+// removed afterwards, with `go build -trimpath -buildvcs=true` and
+// GOTOOLCHAIN=local, so that the binary carries vcs.revision and
+// vcs.modified=false (the Go command stamps nothing inside a linked
+// worktree, golang/go#58218) and is built by the local Go whatever the
+// commit's go.mod asks for.
+//
+// Cache. A binary is cached under the commit's full hash and a key of
+// everything else that shapes it: Package, Tags, Env, the Go version and
+// target (`go env`) and the build recipe. It is written to a temporary
+// directory inside the cache directory and renamed into place, so a build
+// that is killed, or two builds of one commit running at once (in one
+// process or several), never leave a partial binary under the final name:
+// a file under a final name is always a whole binary. A build that fails
+// leaves a marker (NAME.failed, holding the compiler's last lines), and the
+// next Build of that commit returns the same *BuildError without building
+// again unless RetryFailed is set.
+//
+// A Builder may be used concurrently once its fields are set; it must not be
+// copied after first use.
+type Builder struct {
+	// Repo is the repository whose commits are built. Required.
+	Repo *Repo
+	// Package is the main package to build, relative to the repository's
+	// top directory; DefaultPackage when empty.
+	Package string
+	// Tags are build tags (go build -tags).
+	Tags []string
+	// Env holds extra environment variables (KEY=VALUE) for the Go command,
+	// after the process's own and GOTOOLCHAIN=local, so they win.
+	Env []string
+	// CacheDir is the cache directory; DefaultCacheDir() when empty.
+	CacheDir string
+	// Progress, when not nil, receives a line while a build runs: redrawn
+	// in place each second when it is a terminal, else one line at the start
+	// and one at the end.
+	Progress io.Writer
+	// RetryFailed builds a commit again even when an earlier build of it
+	// failed (its failure marker is ignored, and removed if it now builds).
+	RetryFailed bool
+
+	mu  sync.Mutex // guards key
+	key string     // digest of the build configuration once known; see configKey
+}
+
+// Binary is a built binary.
+type Binary struct {
+	// Path is the binary's absolute path, in the cache directory. The file
+	// is never rewritten while it exists; callers must not modify it.
+	Path string
+	// Commit is the commit built, or HEAD for a modified work tree.
+	Commit Commit
+	// Modified reports a build of a work tree with uncommitted changes to
+	// Commit (see BuildWorkTree). Such a binary carries vcs.modified=true
+	// only when the work tree was a repository's main worktree; callers
+	// should show Modified, not read it from the binary.
+	Modified bool
+	// Cached reports that the binary came from the cache, not a build.
+	Cached bool
+}
+
+// BuildError is a build that ran and failed: the commit does not build with
+// this Go and configuration. Callers such as bisect treat it as
+// "unbuildable" and go on; other errors (git or go missing, a cancelled
+// context, a full disk) are not BuildErrors.
+type BuildError struct {
+	Commit   Commit
+	Modified bool   // the work tree with uncommitted changes, not Commit itself
+	Output   string // the compiler's last lines (up to 20)
+	Cached   bool   // an earlier failure, remembered in the cache; not built again
+}
+
+func (e *BuildError) Error() string {
+	what := e.Commit.String()
+	if e.Modified {
+		what = "the modified work tree at " + what
+	}
+	msg := "cannot build " + what
+	if e.Cached {
+		msg += " (failed before; cached)"
+	}
+	if last := lastLine(e.Output); last != "" {
+		msg += ": " + last
+	}
+	return msg
+}
+
+// DefaultCacheDir returns the directory where builds are cached:
+// $ROOTBENCH_CACHE/builds when that variable is set, else rootbench/builds
+// in the user cache directory (os.UserCacheDir).
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv(CacheEnv); d != "" {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return "", fmt.Errorf("$%s=%s: %w", CacheEnv, d, err)
+		}
+		return filepath.Join(abs, "builds"), nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for builds (set $%s): %w", CacheEnv, err)
+	}
+	return filepath.Join(d, "rootbench", "builds"), nil
+}
+
+// Build returns a binary of c's Package: from the cache, or built in a
+// temporary clone and cached. A commit that does not build gives a
+// *BuildError (see Builder for the cached failure).
+func (b *Builder) Build(ctx context.Context, c Commit) (*Binary, error) {
+	if c.Hash == "" {
+		return nil, errors.New("build: no commit given")
+	}
+	dir, key, err := b.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	final := filepath.Join(dir, c.Hash+"-"+key)
+	if fileExists(final) {
+		return &Binary{Path: final, Commit: c, Cached: true}, nil
+	}
+	failed := final + ".failed"
+	if !b.RetryFailed {
+		if out, err := os.ReadFile(failed); err == nil {
+			return nil, &BuildError{Commit: c, Output: string(out), Cached: true}
+		}
+	}
+
+	tmp, err := os.MkdirTemp(dir, ".tmp-"+c.Short+"-")
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", c.Short, err)
+	}
+	defer os.RemoveAll(tmp)
+	p := startProgress(b.Progress, c, false)
+	src := filepath.Join(tmp, "src")
+	err = b.checkout(ctx, c, src)
+	if err == nil {
+		err = b.goBuild(ctx, src, "-buildvcs=true", filepath.Join(tmp, "bin"), final)
+	}
+	p.finish(err)
+	var be *BuildError
+	if errors.As(err, &be) {
+		be.Commit = c
+		if werr := writeAtomic(dir, failed, []byte(be.Output)); werr != nil {
+			return nil, errors.Join(err, werr)
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(failed); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("build %s: remove the old failure marker: %w", c.Short, err)
+	}
+	return &Binary{Path: final, Commit: c}, nil
+}
+
+// BuildWorkTree returns a binary of the work tree as it is. A clean work
+// tree is HEAD: it is Build(HEAD). A work tree with uncommitted changes (see
+// Repo.Dirty) is built in place and marked Modified; it is cached under
+// HEAD's hash and a digest of the changes (`git diff HEAD` and the untracked
+// files' names and contents), never under the commit's own key, and a
+// failure is not remembered. A file changed while the build runs may be in
+// the binary and not in the digest.
+func (b *Builder) BuildWorkTree(ctx context.Context) (*Binary, error) {
+	if b.Repo == nil {
+		return nil, errors.New("build: Builder.Repo is nil")
+	}
+	head, err := b.Repo.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dirty, err := b.Repo.Dirty(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !dirty {
+		return b.Build(ctx, head)
+	}
+	dir, key, err := b.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := b.Repo.changesDigest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	final := filepath.Join(dir, head.Hash+"-"+key+"-modified-"+changes)
+	if fileExists(final) {
+		return &Binary{Path: final, Commit: head, Modified: true, Cached: true}, nil
+	}
+	tmp, err := os.MkdirTemp(dir, ".tmp-"+head.Short+"-modified-")
+	if err != nil {
+		return nil, fmt.Errorf("build the work tree: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	p := startProgress(b.Progress, head, true)
+	// -buildvcs=auto: stamped (vcs.modified=true) in a main worktree;
+	// inside a linked worktree the Go command stamps nothing.
+	err = b.goBuild(ctx, b.Repo.Dir, "-buildvcs=auto", filepath.Join(tmp, "bin"), final)
+	p.finish(err)
+	if err != nil {
+		var be *BuildError
+		if errors.As(err, &be) {
+			be.Commit, be.Modified = head, true
+		}
+		return nil, err
+	}
+	return &Binary{Path: final, Commit: head, Modified: true}, nil
+}
+
+// prepare creates the cache directory, removes stale temporary directories
+// from it, and returns it with the configuration key.
+func (b *Builder) prepare(ctx context.Context) (dir, key string, err error) {
+	if b.Repo == nil {
+		return "", "", errors.New("build: Builder.Repo is nil")
+	}
+	dir = b.CacheDir
+	if dir == "" {
+		if dir, err = DefaultCacheDir(); err != nil {
+			return "", "", err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", fmt.Errorf("build cache: %w", err)
+	}
+	removeStaleTemps(dir, time.Now().Add(-staleTemp))
+	// The key is computed once per Builder; a failure (a cancelled context)
+	// is not kept, so a later call tries again.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.key == "" {
+		if b.key, err = b.configKey(ctx); err != nil {
+			return "", "", err
+		}
+	}
+	return dir, b.key, nil
+}
+
+// removeStaleTemps removes the temporary files and directories in dir last
+// modified before cutoff: a build takes minutes, so only those left by a
+// killed build are that old. Errors are ignored: a leftover is harmless.
+func removeStaleTemps(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// configKey digests everything but the source that shapes a binary: the
+// recipe, Package, Tags (sorted), Env, and the Go command's version and
+// target as `go env` reports them under the build's environment.
+func (b *Builder) configKey(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64",
+		"GOARM64", "GOEXPERIMENT", "CGO_ENABLED", "CC", "CGO_CFLAGS", "CGO_LDFLAGS", "GOFLAGS")
+	cmd.Dir = b.Repo.Dir
+	cmd.Env = b.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	goenv, err := cmd.Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("go is needed to build revisions and was not found on PATH: %w", err)
+		}
+		return "", fmt.Errorf("go env: %w: %s", err, firstLine(stderr.String()))
+	}
+	tags := slices.Clone(b.Tags)
+	slices.Sort(tags)
+	h := sha256.New()
+	for _, part := range []string{recipe, b.pkg(), strings.Join(tags, ","), strings.Join(b.Env, "\n"), string(goenv)} {
+		fmt.Fprintf(h, "%d:%s\n", len(part), part)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func (b *Builder) pkg() string {
+	if b.Package == "" {
+		return DefaultPackage
+	}
+	return b.Package
+}
+
+// env is the Go command's environment: the process's, GOTOOLCHAIN=local,
+// then b.Env.
+func (b *Builder) env() []string {
+	env := append(os.Environ(), "GOTOOLCHAIN=local")
+	return append(env, b.Env...)
+}
+
+// checkout makes dst a clone of the repository sharing its objects, with c
+// checked out (detached). The objects of every commit are reachable through
+// the shared object store, so c need not be on a branch.
+func (b *Builder) checkout(ctx context.Context, c Commit, dst string) error {
+	if _, err := b.Repo.git(ctx, "clone", "-q", "--shared", "--no-checkout", b.Repo.commonDir, dst); err != nil {
+		return fmt.Errorf("build %s: %w", c.Short, err)
+	}
+	src := &Repo{Dir: dst}
+	if _, err := src.git(ctx, "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", c.Hash, "--"); err != nil {
+		return fmt.Errorf("build %s: %w", c.Short, err)
+	}
+	return nil
+}
+
+// goBuild runs go build in dir with the vcs flag, writing the binary to tmp
+// and renaming it to final. A build that exits non-zero, the context not
+// cancelled, gives a *BuildError.
+func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) error {
+	args := []string{"build", "-trimpath", vcs, "-o", tmp}
+	if len(b.Tags) > 0 {
+		args = append(args, "-tags", strings.Join(b.Tags, ","))
+	}
+	args = append(args, b.pkg())
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = b.env()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("go build: %w", ctx.Err())
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return &BuildError{Output: tail(out.String(), outputTailLines)}
+		}
+		return fmt.Errorf("go build: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fmt.Errorf("go build: move the binary into the cache: %w", err)
+	}
+	return nil
+}
+
+// changesDigest digests the work tree's differences from HEAD: `git diff
+// HEAD --binary` and each untracked, not ignored, file's name and contents.
+func (r *Repo) changesDigest(ctx context.Context) (string, error) {
+	diff, err := r.git(ctx, "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color")
+	if err != nil {
+		return "", err
+	}
+	others, err := r.git(ctx, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s\n", len(diff), diff)
+	for name := range strings.SplitSeq(others, "\x00") {
+		if name == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(r.Dir, name))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("digest the work tree's changes: %w", err)
+		}
+		fmt.Fprintf(h, "%d:%s\n%d:%s\n", len(name), name, len(data), data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// writeAtomic writes data to path through a temporary file in dir renamed
+// into place, so path never holds part of data.
+func writeAtomic(dir, path string, data []byte) error {
+	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// tail returns s's last n lines.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lastLine returns s's last non-empty line, trimmed.
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return ""
+}
