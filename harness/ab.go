@@ -26,6 +26,10 @@ type Side struct {
 	// Env is extra environment for this side's workers only, "NAME=value"
 	// (for example a planted slowdown for testing the gate).
 	Env []string
+	// Modified marks a side built from a work tree with uncommitted
+	// changes: its Tool says modified whatever its binary's build
+	// information says.
+	Modified bool
 	// Args, when not nil, gives this side's worker arguments for a
 	// benchmark in place of Benchmark.Args: two builds may spell the same
 	// measurement differently (see DescribeWorker).
@@ -297,6 +301,7 @@ func ExecuteAB(ctx context.Context, opt ABOptions) (*ABFile, error) {
 		// A binary without build information (a wrapper script) is
 		// measured all the same, with an unknown revision.
 		e.tools[i], _ = ToolOf(opt.side(i).Executable, opt.CommandLine)
+		e.tools[i].Modified = e.tools[i].Modified || opt.side(i).Modified
 	}
 	e.machine = CollectMachine()
 	return e.run(ctx)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/parse"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
@@ -43,6 +44,8 @@ const (
 // abFlags are the flags of `rootbench ab`.
 type abFlags struct {
 	base, head        string
+	baseRev, headRev  string
+	repo              string
 	baseEnv, headEnv  []string
 	looks             string
 	threshold, format string
@@ -100,8 +103,11 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&af.base, "base", "", "the base build's rootbench binary (required)")
-	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary)")
+	f.StringVar(&af.base, "base", "", "the base build's rootbench binary (this or --base-rev is required)")
+	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary; with --base-rev, the work tree built as it is)")
+	f.StringVar(&af.baseRev, "base-rev", "", "build the base from this git revision of the repository (cached by commit), e.g. main, HEAD~1, 51c97ff")
+	f.StringVar(&af.headRev, "head-rev", "", "build the head from this git revision (default with --base-rev: the work tree as it is, marked +modified when it has uncommitted changes)")
+	f.StringVar(&af.repo, "repo", ".", "the git repository --base-rev and --head-rev name revisions of (any directory inside it)")
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
 	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of the session; when it runs out, undecided rows are inconclusive")
@@ -123,6 +129,9 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 // abPlan is what the ab flags resolve to.
 type abPlan struct {
 	opts     harness.ABOptions
+	repo     *gitrev.Repo        // with revisions: the repository they are built from
+	revs     []*revSide          // the sides given as revisions, built when the session starts
+	revOf    []int               // revs[i] is side revOf[i] (0 base, 1 head)
 	rule     analysis.Sequential // the sequential rule: looks, alpha per look, outcomes
 	format   string
 	export   string
@@ -135,21 +144,10 @@ type abPlan struct {
 func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	p := &abPlan{format: af.format, export: af.exportJSON, gcTables: !af.noGCTable}
 	o := &p.opts
-	if af.base == "" {
-		return nil, fmt.Errorf("--base PATH is required: the base build's rootbench binary")
+	if err := p.resolveSides(cmd.Context(), af); err != nil {
+		return nil, err
 	}
 	var err error
-	if o.Base.Executable, err = executable("--base", af.base); err != nil {
-		return nil, err
-	}
-	if af.head == "" {
-		if af.head, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("find this rootbench binary for --head: %w", err)
-		}
-	}
-	if o.Head.Executable, err = executable("--head", af.head); err != nil {
-		return nil, err
-	}
 	o.Base.Name, o.Head.Name = "base", "head"
 	for _, e := range []struct {
 		flag string
@@ -229,6 +227,77 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	return p, nil
 }
 
+// resolveSides resolves --base/--base-rev and --head/--head-rev before
+// anything builds or runs: paths are checked, revisions resolved.
+func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
+	o := &p.opts
+	switch {
+	case af.base != "" && af.baseRev != "":
+		return fmt.Errorf("--base and --base-rev together: give one (a built binary, or a revision to build)")
+	case af.head != "" && af.headRev != "":
+		return fmt.Errorf("--head and --head-rev together: give one (a built binary, or a revision to build)")
+	case af.base == "" && af.baseRev == "":
+		return fmt.Errorf("--base PATH or --base-rev REV is required: the base build's rootbench binary, or a git revision to build it from")
+	}
+	var err error
+	if af.base != "" {
+		if o.Base.Executable, err = executable("--base", af.base); err != nil {
+			return err
+		}
+	}
+	switch {
+	case af.head != "":
+		if o.Head.Executable, err = executable("--head", af.head); err != nil {
+			return err
+		}
+	case af.headRev == "" && af.baseRev == "":
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find this rootbench binary for --head: %w", err)
+		}
+		if o.Head.Executable, err = executable("--head", self); err != nil {
+			return err
+		}
+	}
+	if af.baseRev != "" {
+		p.revs, p.revOf = append(p.revs, &revSide{flag: "--base-rev", rev: af.baseRev}), append(p.revOf, 0)
+	}
+	if af.headRev != "" || (af.baseRev != "" && af.head == "") {
+		p.revs, p.revOf = append(p.revs, &revSide{flag: "--head-rev", rev: af.headRev, workTree: af.headRev == ""}), append(p.revOf, 1)
+	}
+	if len(p.revs) == 0 {
+		return nil
+	}
+	if p.repo, err = openRepo(af.repo); err != nil {
+		return err
+	}
+	for _, r := range p.revs {
+		if err := r.resolve(ctx, p.repo); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildSides builds the sides given as revisions (or takes them from the
+// cache), with a progress line on the plan's output.
+func (p *abPlan) buildSides(ctx context.Context) error {
+	if len(p.revs) == 0 {
+		return nil
+	}
+	b := newBuilder(p.repo, p.out)
+	for i, r := range p.revs {
+		side := &p.opts.Base
+		if p.revOf[i] == 1 {
+			side = &p.opts.Head
+		}
+		if err := r.build(ctx, b, side); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // executable checks that path is an executable file and returns it
 // absolute.
 func executable(flag, path string) (string, error) {
@@ -282,6 +351,12 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
 	o := &p.opts
+	if err := p.buildSides(ctx); err != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
+		}
+		return usageError(err)
+	}
 	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
 	if p.rule.Looks == nil {
 		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())

@@ -19,7 +19,14 @@ func TestABBadInputIsAUsageError(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ab"}, "--base PATH is required"},
+		{[]string{"ab"}, "--base PATH or --base-rev REV is required"},
+		{[]string{"ab", "--base", self, "--base-rev", "HEAD"}, "--base and --base-rev together"},
+		{[]string{"ab", "--head", self, "--head-rev", "HEAD", "--base", self}, "--head and --head-rev together"},
+		{[]string{"ab", "--base-rev", "no-such-revision-xyz"}, "unknown revision"},
+		{[]string{"ab", "--base-rev", "HEAD", "--repo", dir}, "not inside a git repository"},
+		{[]string{"ab", "--base", self, "--variant", "cthread"}, "--workload callback"},
+		{[]string{"ab", "--base", self, "--workload", "callback", "--cell", "ocaml"}, "not a flag of the callback workload"},
+		{[]string{"ab", "--base", self, "--workload", "nosuch"}, "msgpass, callback"},
 		{[]string{"ab", "--base", filepath.Join(dir, "nosuch")}, "no such file"},
 		{[]string{"ab", "--base", dir}, "a directory"},
 		{[]string{"ab", "--base", self, "--looks", "3,6"}, "even"},
