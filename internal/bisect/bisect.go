@@ -1,0 +1,550 @@
+// Package bisect finds the first commit of a range at which a benchmark
+// regresses, by binary search over the commit graph, whatever judges each
+// step (an Oracle: for rootbench, an A/B comparison of the commit with the
+// good revision).
+//
+// # The search
+//
+// New reads the graph of good..bad once (`git rev-list --parents bad
+// ^good`, see gitrev.Repo.Graph) and Run bisects it in memory as git bisect
+// does: the candidates are the commits reachable from bad and not from good,
+// merged side branches included; each step judges the candidate whose
+// ancestors among the remaining candidates come closest to half of them; a
+// Bad commit keeps only its ancestors (itself included) as candidates and
+// becomes the new bad one, a Good commit drops itself and its ancestors, and
+// a skipped commit stays a candidate that is never judged again. The search
+// ends when the bad commit is the only candidate left (Found), or when every
+// other candidate is skipped (Ambiguous: the first bad commit is one of
+// them). The model, git's, is that a commit is bad exactly when it descends
+// from the culprit (or is it). On a linear history of n commits this takes
+// at most ceil(log2 n) steps; merges can force more, since a set of
+// parallel branches cannot always be halved.
+//
+// Before bisecting, Run confirms the regression: the first step judges bad
+// itself (Step.Confirmation). Unless it is Bad, nothing is bisected
+// (NoRegression when it is Good, NotConfirmed otherwise).
+//
+// An Inconclusive step is judged again with twice the budget (up to
+// Options.MaxRetries times, default once), then skipped like `git bisect
+// skip`; an Unbuildable commit is skipped at once.
+//
+// # The false-alarm rate of the whole bisection
+//
+// A false alarm is a Bad verdict on a commit that is not slower than good.
+// Run gives step number k (counting every oracle call: the confirmation,
+// each bisection step and each retry) the level StepAlpha(Alpha, Planned, k):
+// the Planned steps share 0.8·Alpha equally and the j-th step beyond them
+// gets 0.2·Alpha·2^-j. This sequence sums to less than Alpha however many
+// steps are made, so by the union bound (Bonferroni's inequality) the chance
+// that any step of the bisection raises a false alarm is at most Alpha,
+// provided each step's oracle holds its own level on fresh measurements
+// (conditionally on the steps before, which may choose the commit it
+// judges). The bound needs no limit on the number of steps and no
+// independence between steps.
+//
+// What it buys: when no step raises a false alarm, every Bad verdict is
+// true, so a bisection over a range with no regression ends in NoRegression
+// or NotConfirmed (a Found or Ambiguous result needs a Bad confirmation),
+// and a Found culprit (like every Ambiguous candidate that was judged Bad)
+// is truly slower than good. That the culprit is the *first* slow commit
+// needs, besides, that no slow commit was judged Good: a miss, whose rate
+// is the oracle's power (or, with a three-way gate whose Good means "within
+// the margin", that gate's own error rate on the slow side), not Alpha.
+package bisect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/rootbench/rootbench/internal/gitrev"
+)
+
+// ErrNotAncestor is wrapped by New's error when good is not an ancestor of
+// bad.
+var ErrNotAncestor = errors.New("good is not an ancestor of bad")
+
+// ErrEmptyRange is wrapped by New's error when good..bad holds no commit.
+var ErrEmptyRange = errors.New("no commit between good and bad")
+
+// ErrTooLong is wrapped by New's error when good..bad holds more than
+// MaxCommits commits.
+var ErrTooLong = errors.New("range too long to bisect")
+
+// MaxCommits is the longest range New accepts: the search keeps, for each
+// candidate, the set of its ancestors among the candidates (n²/8 bytes).
+const MaxCommits = 20000
+
+// Shares of Alpha: the planned steps share plannedShare, the steps beyond
+// them extraShare (halving from one to the next).
+const (
+	plannedShare = 0.8
+	extraShare   = 0.2
+	// roundingMargin shrinks every level by a relative 1e-12, far more than
+	// the few float64 roundings (each at most 2^-53 relative) in computing
+	// it, so that the levels' exact sum stays below Alpha.
+	roundingMargin = 1 - 1e-12
+)
+
+// Verdict is an oracle's judgement of one step.
+type Verdict int
+
+// The verdicts. The zero Verdict is none: an Outcome without one stops Run.
+const (
+	Good         Verdict = iota + 1 // not slower than good (beyond the gate)
+	Bad                             // slower than good beyond the gate: it carries the regression
+	Inconclusive                    // not decided within the step's budget
+	Unbuildable                     // the commit does not build (or cannot run the benchmark)
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Good:
+		return "good"
+	case Bad:
+		return "bad"
+	case Inconclusive:
+		return "inconclusive"
+	case Unbuildable:
+		return "unbuildable"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// Outcome is what an oracle says about one step.
+type Outcome struct {
+	Verdict Verdict
+	// Detail is one line for the step's report (estimate, interval, runs; or
+	// the build error), shown as given.
+	Detail string
+	// Err, when not nil, says the oracle could not judge at all (a worker
+	// crashed, the context ended): Run stops with Unfinished and this Err.
+	Err error
+}
+
+// Step is one oracle call.
+type Step struct {
+	Number       int           // 1, 2, ...: every oracle call counts, retries included
+	Planned      int           // Bisection.Planned: the steps the bisection plans
+	Attempt      int           // 1, then 2, ... when an Inconclusive step is judged again
+	Confirmation bool          // the first step: Commit is bad, to confirm the regression
+	Commit       gitrev.Commit // the commit to judge
+	Good         gitrev.Commit // what to compare it with: the good revision
+	// Alpha is the false-alarm rate this step's oracle must hold:
+	// StepAlpha(Options.Alpha, Planned, Number).
+	Alpha float64
+	// Budget multiplies the oracle's usual budget (time, runs): 1, then 2
+	// on the first retry, 4 on the second.
+	Budget float64
+}
+
+// StepRecord is a step and its outcome.
+type StepRecord struct {
+	Step    Step
+	Outcome Outcome
+}
+
+// Status is how a bisection ended.
+type Status int
+
+// The statuses.
+const (
+	// Found: one commit is the first bad one (Result.Culprit).
+	Found Status = iota + 1
+	// Ambiguous: skipped commits leave several candidates
+	// (Result.Candidates), any of which may be the first bad one.
+	Ambiguous
+	// NoRegression: the confirmation judged bad Good.
+	NoRegression
+	// NotConfirmed: the confirmation stayed Inconclusive, or a side did not
+	// build.
+	NotConfirmed
+	// Unfinished: the context ended or the oracle failed (Result.Err).
+	Unfinished
+)
+
+func (s Status) String() string {
+	switch s {
+	case Found:
+		return "found"
+	case Ambiguous:
+		return "ambiguous"
+	case NoRegression:
+		return "no regression"
+	case NotConfirmed:
+		return "not confirmed"
+	case Unfinished:
+		return "unfinished"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is the outcome of a bisection.
+type Result struct {
+	Status Status
+	// Culprit is the first bad commit when Status is Found, else nil.
+	Culprit *gitrev.Commit
+	// Candidates are the commits that may still be the first bad one, oldest
+	// first: the culprit alone when Found; the skipped commits left and the
+	// last bad one when Ambiguous; those left when Unfinished; none when
+	// NoRegression or NotConfirmed.
+	Candidates []gitrev.Commit
+	Steps      []StepRecord
+	Good, Bad  gitrev.Commit
+	Planned    int
+	// Alpha is the bound on the chance of any false alarm in the whole
+	// bisection; Spent is the sum of the levels of the steps made (≤ Alpha).
+	Alpha, Spent float64
+	// Err says why an Unfinished bisection stopped.
+	Err error
+}
+
+// Options control Run.
+type Options struct {
+	// Oracle judges a step: Step.Commit against Step.Good, at false-alarm
+	// rate Step.Alpha, with Step.Budget times its usual budget. Required.
+	Oracle func(ctx context.Context, s Step) Outcome
+	// Alpha bounds the chance of any false alarm in the whole bisection
+	// (see the package doc); 0.05 when 0; must be in (0, 1).
+	Alpha float64
+	// OnStep, when not nil, is called after each step.
+	OnStep func(Step, Outcome)
+	// MaxRetries is how many more times an Inconclusive step is judged
+	// before it is skipped: 1 when 0; negative for none.
+	MaxRetries int
+}
+
+// DefaultAlpha is the Alpha Run uses when Options.Alpha is 0.
+const DefaultAlpha = 0.05
+
+// StepAlpha returns the false-alarm level of step number step (1, 2, ...)
+// of a bisection that plans planned steps (at least 1) under a whole-
+// bisection bound alpha: steps 1 to planned get 0.8·alpha/planned each, step
+// planned+j gets 0.2·alpha·2^-j (each shrunk by a relative 1e-12 for
+// rounding). Over any number of steps the levels sum to less than alpha.
+// A step below 1 or an alpha not above 0 gets 0.
+func StepAlpha(alpha float64, planned, step int) float64 {
+	if step < 1 || !(alpha > 0) {
+		return 0
+	}
+	planned = max(planned, 1)
+	if step <= planned {
+		return plannedShare * alpha / float64(planned) * roundingMargin
+	}
+	return math.Ldexp(extraShare*alpha*roundingMargin, -(step - planned))
+}
+
+// Bisection is a range of commits ready to bisect. Its methods may be
+// called concurrently; Run keeps its search state to itself.
+type Bisection struct {
+	good, bad gitrev.Commit
+	// commits are the candidates in topological order, oldest first; bad
+	// is among them.
+	commits []gitrev.Commit
+	// anc[i] is the set of commits[i]'s ancestors among the candidates,
+	// i included.
+	anc    []bitset
+	badIdx int
+}
+
+// New resolves good and bad in repo and reads the graph of good..bad. It
+// refuses, before anything is built or judged, a revision that names no
+// commit (gitrev.ErrUnknownRevision), a good revision that is not an
+// ancestor of bad (ErrNotAncestor), an empty range (ErrEmptyRange) and a
+// range of more than MaxCommits commits (ErrTooLong), each with one line
+// that names the revisions.
+func New(ctx context.Context, repo *gitrev.Repo, good, bad string) (*Bisection, error) {
+	g, err := repo.Resolve(ctx, good)
+	if err != nil {
+		return nil, fmt.Errorf("good revision: %w", err)
+	}
+	b, err := repo.Resolve(ctx, bad)
+	if err != nil {
+		return nil, fmt.Errorf("bad revision: %w", err)
+	}
+	if g.Hash == b.Hash {
+		return nil, fmt.Errorf("%w: good and bad are both %s", ErrEmptyRange, b.Short)
+	}
+	ok, err := repo.IsAncestor(ctx, g, b)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		hint := ""
+		if swapped, err := repo.IsAncestor(ctx, b, g); err == nil && swapped {
+			hint = " (it descends from bad: were good and bad swapped?)"
+		}
+		return nil, fmt.Errorf("%w: good %s is not an ancestor of bad %s%s; accepted: a good revision that bad descends from",
+			ErrNotAncestor, g.Short, b.Short, hint)
+	}
+	nodes, err := repo.Graph(ctx, g, b)
+	if err != nil {
+		return nil, err
+	}
+	return fromGraph(g, b, nodes)
+}
+
+// fromGraph makes a Bisection of the range whose commits, oldest first in
+// topological order, are nodes.
+func fromGraph(good, bad gitrev.Commit, nodes []gitrev.Node) (*Bisection, error) {
+	n := len(nodes)
+	if n == 0 {
+		return nil, fmt.Errorf("%w: %s..%s", ErrEmptyRange, good.Short, bad.Short)
+	}
+	if n > MaxCommits {
+		return nil, fmt.Errorf("%w: %s..%s holds %d commits, at most %d are accepted: choose a later good revision",
+			ErrTooLong, good.Short, bad.Short, n, MaxCommits)
+	}
+	bs := &Bisection{good: good, bad: bad, commits: make([]gitrev.Commit, n), anc: make([]bitset, n), badIdx: -1}
+	index := make(map[string]int, n)
+	for i, nd := range nodes {
+		bs.commits[i] = nd.Commit
+		index[nd.Hash] = i
+	}
+	for i, nd := range nodes {
+		a := newBitset(n)
+		a.set(i)
+		for _, p := range nd.Parents {
+			j, in := index[p]
+			if !in {
+				continue // an ancestor of good
+			}
+			if j >= i {
+				return nil, fmt.Errorf("commit graph of %s..%s: %s is not listed after its parent %s", good.Short, bad.Short, nd.Short, nodes[j].Short)
+			}
+			a.or(bs.anc[j])
+		}
+		bs.anc[i] = a
+		if nd.Hash == bad.Hash {
+			bs.badIdx = i
+		}
+	}
+	if bs.badIdx < 0 {
+		return nil, fmt.Errorf("commit graph of %s..%s does not hold %s", good.Short, bad.Short, bad.Short)
+	}
+	return bs, nil
+}
+
+// Good returns the good commit.
+func (b *Bisection) Good() gitrev.Commit { return b.good }
+
+// Bad returns the bad commit.
+func (b *Bisection) Bad() gitrev.Commit { return b.bad }
+
+// Commits returns the commits of good..bad, oldest first in topological
+// order.
+func (b *Bisection) Commits() []gitrev.Commit { return append([]gitrev.Commit(nil), b.commits...) }
+
+// Planned returns the number of steps the bisection plans: the confirmation
+// and ceil(log2 n) steps for a range of n commits, enough for a linear
+// history when no step is retried or skipped.
+func (b *Bisection) Planned() int {
+	return 1 + bits.Len(uint(len(b.commits)-1))
+}
+
+// Run bisects (see the package doc) and returns how it ended. It stops
+// early, with Unfinished, when ctx ends, the oracle returns an Outcome with
+// Err or without a Verdict, or opts is invalid.
+func (b *Bisection) Run(ctx context.Context, opts Options) Result {
+	r := &run{b: b, ctx: ctx, opts: opts, res: Result{Good: b.good, Bad: b.bad, Planned: b.Planned(), Alpha: opts.Alpha}}
+	if r.res.Alpha == 0 {
+		r.res.Alpha = DefaultAlpha
+	}
+	r.retries = opts.MaxRetries
+	if r.retries == 0 {
+		r.retries = 1
+	}
+	r.retries = max(r.retries, 0)
+	r.active = newBitset(len(b.commits))
+	for i := range b.commits {
+		r.active.set(i)
+	}
+	switch {
+	case opts.Oracle == nil:
+		return r.stop(errors.New("bisect: no oracle"))
+	case !(r.res.Alpha > 0 && r.res.Alpha < 1):
+		return r.stop(fmt.Errorf("bisect: alpha %v is out of range: accepted: 0 < alpha < 1", opts.Alpha))
+	}
+
+	v, ok := r.judge(b.bad, true)
+	if !ok {
+		return r.res
+	}
+	switch v {
+	case Good:
+		return r.end(NoRegression)
+	case Inconclusive, Unbuildable:
+		return r.end(NotConfirmed)
+	}
+
+	skipped := newBitset(len(b.commits))
+	cur := b.badIdx
+	for {
+		x := b.pick(r.active, skipped, cur)
+		if x < 0 {
+			break
+		}
+		v, ok := r.judge(b.commits[x], false)
+		if !ok {
+			return r.res
+		}
+		switch v {
+		case Good:
+			r.active.andNot(b.anc[x])
+		case Bad:
+			r.active.and(b.anc[x])
+			cur = x
+		default:
+			skipped.set(x)
+		}
+	}
+	r.res.Candidates = r.candidates()
+	if len(r.res.Candidates) == 1 {
+		c := b.commits[cur]
+		r.res.Culprit = &c
+		r.res.Status = Found
+	} else {
+		r.res.Status = Ambiguous
+	}
+	return r.res
+}
+
+// run is the state of one Run.
+type run struct {
+	b       *Bisection
+	ctx     context.Context
+	opts    Options
+	retries int
+	number  int    // steps made
+	active  bitset // the candidates left
+	res     Result
+}
+
+// judge asks the oracle about c, retrying an Inconclusive verdict with a
+// doubled budget up to r.retries times. ok is false when Run must stop
+// (r.res then says why).
+func (r *run) judge(c gitrev.Commit, confirm bool) (v Verdict, ok bool) {
+	for attempt := 1; ; attempt++ {
+		if err := r.ctx.Err(); err != nil {
+			r.stop(err)
+			return 0, false
+		}
+		r.number++
+		s := Step{
+			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Confirmation: confirm,
+			Commit: c, Good: r.b.good,
+			Alpha:  StepAlpha(r.res.Alpha, r.res.Planned, r.number),
+			Budget: math.Ldexp(1, attempt-1),
+		}
+		out := r.opts.Oracle(r.ctx, s)
+		r.res.Steps = append(r.res.Steps, StepRecord{Step: s, Outcome: out})
+		r.res.Spent += s.Alpha
+		if r.opts.OnStep != nil {
+			r.opts.OnStep(s, out)
+		}
+		switch {
+		case out.Err != nil:
+			r.stop(fmt.Errorf("step %d (%s): %w", s.Number, c.Short, out.Err))
+			return 0, false
+		case out.Verdict == Inconclusive && attempt <= r.retries:
+			continue
+		case out.Verdict >= Good && out.Verdict <= Unbuildable:
+			return out.Verdict, true
+		default:
+			r.stop(fmt.Errorf("step %d (%s): the oracle gave no verdict (%v)", s.Number, c.Short, out.Verdict))
+			return 0, false
+		}
+	}
+}
+
+// stop ends the bisection as Unfinished because of err.
+func (r *run) stop(err error) Result {
+	r.res.Status = Unfinished
+	r.res.Err = err
+	r.res.Candidates = r.candidates()
+	return r.res
+}
+
+// end ends the bisection with a status that leaves no candidate.
+func (r *run) end(s Status) Result {
+	r.res.Status = s
+	return r.res
+}
+
+func (r *run) candidates() []gitrev.Commit {
+	var cs []gitrev.Commit
+	for i := range r.b.commits {
+		if r.active.has(i) {
+			cs = append(cs, r.b.commits[i])
+		}
+	}
+	return cs
+}
+
+// pick returns the candidate to judge next, or -1 when none is left: among
+// the active commits other than cur (the last bad one) and not skipped, the
+// one whose active ancestors (itself included) number closest to half the
+// active commits; the oldest of equals.
+func (b *Bisection) pick(active, skipped bitset, cur int) int {
+	n := active.count()
+	best, bestScore := -1, math.MaxInt
+	for i := range b.commits {
+		if i == cur || !active.has(i) || skipped.has(i) {
+			continue
+		}
+		w := b.anc[i].countAnd(active)
+		score := 2*w - n
+		if score < 0 {
+			score = -score
+		}
+		if score < bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// bitset is a set of small non-negative integers.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+
+func (s bitset) or(t bitset) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+func (s bitset) and(t bitset) {
+	for i := range s {
+		s[i] &= t[i]
+	}
+}
+
+func (s bitset) andNot(t bitset) {
+	for i := range s {
+		s[i] &^= t[i]
+	}
+}
+
+func (s bitset) count() int {
+	c := 0
+	for _, w := range s {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
+
+// countAnd returns the size of the intersection of s and t.
+func (s bitset) countAnd(t bitset) int {
+	c := 0
+	for i, w := range s {
+		c += bits.OnesCount64(w & t[i])
+	}
+	return c
+}

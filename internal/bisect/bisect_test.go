@@ -1,0 +1,450 @@
+package bisect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
+)
+
+// linear makes a linear history c0 (good) ... cn (bad) and returns the
+// repository and the hashes by index.
+func linear(t *testing.T, n int) (*gitrev.Repo, []string) {
+	t.Helper()
+	g := gittest.New(t)
+	hs := make([]string, n+1)
+	for i := range hs {
+		hs[i] = g.Commit(t, map[string]string{"n.txt": fmt.Sprint(i)}, fmt.Sprintf("c%d", i))
+	}
+	r, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, hs
+}
+
+func newBisection(t *testing.T, r *gitrev.Repo, good, bad string) *Bisection {
+	t.Helper()
+	b, err := New(context.Background(), r, good, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// script is a scripted oracle: a commit is bad when isBad says so; a
+// commit in unbuildable is Unbuildable (except when confirming); a commit
+// in inconclusive is Inconclusive for that many attempts (budgets), then
+// judged.
+type script struct {
+	isBad        func(hash string) bool
+	unbuildable  map[string]bool
+	inconclusive map[string]int
+	calls        []Step
+}
+
+func (s *script) oracle(_ context.Context, st Step) Outcome {
+	s.calls = append(s.calls, st)
+	h := st.Commit.Hash
+	if !st.Confirmation && s.unbuildable[h] {
+		return Outcome{Verdict: Unbuildable, Detail: "cannot build"}
+	}
+	if st.Attempt <= s.inconclusive[h] {
+		return Outcome{Verdict: Inconclusive}
+	}
+	if s.isBad(h) {
+		return Outcome{Verdict: Bad, Detail: "+50%"}
+	}
+	return Outcome{Verdict: Good, Detail: "+0%"}
+}
+
+// checkSteps checks what every result must satisfy: steps numbered from 1,
+// the confirmation first and on bad, each step's level StepAlpha's, the
+// budget doubling per attempt, the sum of levels below Alpha, OnStep called
+// with every step.
+func checkSteps(t *testing.T, b *Bisection, res Result, onStep []StepRecord) {
+	t.Helper()
+	if len(res.Steps) == 0 {
+		t.Fatal("no step")
+	}
+	if s := res.Steps[0].Step; !s.Confirmation || s.Commit != b.Bad() {
+		t.Errorf("step 1 = %+v, want the confirmation on bad", s)
+	}
+	sum := 0.0
+	for i, rec := range res.Steps {
+		s := rec.Step
+		if s.Number != i+1 || s.Planned != b.Planned() || s.Good != b.Good() {
+			t.Errorf("step %d: %+v", i+1, s)
+		}
+		// The confirmation's attempts come first; bad is never judged after.
+		if s.Confirmation != (s.Commit == b.Bad() && s.Attempt == s.Number) {
+			t.Errorf("step %d: Confirmation=%v", s.Number, s.Confirmation)
+		}
+		if s.Alpha != StepAlpha(res.Alpha, b.Planned(), s.Number) || s.Alpha <= 0 {
+			t.Errorf("step %d: Alpha %v, want StepAlpha's %v", s.Number, s.Alpha, StepAlpha(res.Alpha, b.Planned(), s.Number))
+		}
+		if want := float64(int(1) << (s.Attempt - 1)); s.Budget != want {
+			t.Errorf("step %d attempt %d: Budget %v, want %v", s.Number, s.Attempt, s.Budget, want)
+		}
+		if s.Attempt > 1 && res.Steps[i-1].Step.Commit != s.Commit {
+			t.Errorf("step %d is attempt %d on a commit other than the step before", s.Number, s.Attempt)
+		}
+		sum += s.Alpha
+	}
+	if sum != res.Spent || res.Spent > res.Alpha {
+		t.Errorf("Spent = %v, levels sum to %v, Alpha %v", res.Spent, sum, res.Alpha)
+	}
+	if onStep != nil && !slices.EqualFunc(onStep, res.Steps, func(a, b StepRecord) bool {
+		return a.Step == b.Step && a.Outcome.Verdict == b.Outcome.Verdict
+	}) {
+		t.Errorf("OnStep saw %d steps, Result has %d", len(onStep), len(res.Steps))
+	}
+}
+
+func hashes(cs []gitrev.Commit) []string {
+	var hs []string
+	for _, c := range cs {
+		hs = append(hs, c.Hash)
+	}
+	return hs
+}
+
+func TestCulpritAtEveryPosition(t *testing.T) {
+	const n = 9
+	r, hs := linear(t, n)
+	b := newBisection(t, r, hs[0], hs[n])
+	if got := len(b.Commits()); got != n {
+		t.Fatalf("%d commits in the range, want %d", got, n)
+	}
+	if b.Planned() != 1+4 {
+		t.Errorf("Planned() = %d for %d commits, want 1+ceil(log2 %d) = 5", b.Planned(), n, n)
+	}
+	pos := map[string]int{}
+	for i, h := range hs {
+		pos[h] = i
+	}
+	for k := 1; k <= n; k++ {
+		s := &script{isBad: func(h string) bool { return pos[h] >= k }}
+		var seen []StepRecord
+		res := b.Run(context.Background(), Options{Oracle: s.oracle, Alpha: 0.05,
+			OnStep: func(st Step, o Outcome) { seen = append(seen, StepRecord{st, o}) }})
+		if res.Status != Found || res.Culprit == nil || res.Culprit.Hash != hs[k] {
+			t.Errorf("culprit c%d: status %v, culprit %v", k, res.Status, res.Culprit)
+			continue
+		}
+		if !slices.Equal(hashes(res.Candidates), []string{hs[k]}) || res.Culprit.Subject != fmt.Sprintf("c%d", k) {
+			t.Errorf("culprit c%d: candidates %v, subject %q", k, res.Candidates, res.Culprit.Subject)
+		}
+		if len(res.Steps) > b.Planned() {
+			t.Errorf("culprit c%d: %d steps, more than the %d planned", k, len(res.Steps), b.Planned())
+		}
+		judged := map[string]bool{}
+		for _, st := range res.Steps {
+			if judged[st.Step.Commit.Hash] {
+				t.Errorf("culprit c%d: c%d judged twice", k, pos[st.Step.Commit.Hash])
+			}
+			judged[st.Step.Commit.Hash] = true
+		}
+		checkSteps(t, b, res, seen)
+	}
+}
+
+// In a linear history, with the culprit k and unbuildable commits U, the
+// answer is the commits after the last buildable one before k up to the
+// first buildable one from k on.
+func TestSkipsLeaveCandidates(t *testing.T) {
+	const n = 9
+	r, hs := linear(t, n)
+	b := newBisection(t, r, hs[0], hs[n])
+	for k := 1; k <= n; k++ {
+		for _, skip := range [][]int{{k - 1}, {k}, {k + 1}, {k - 1, k}, {k - 2, k - 1, k, k + 1}, {1, 2, 3, 4, 5, 6, 7, 8}} {
+			unbuildable := map[string]bool{}
+			for _, j := range skip {
+				if j >= 1 && j < n { // bad itself is confirmed, never skipped
+					unbuildable[hs[j]] = true
+				}
+			}
+			lo := k - 1
+			for lo > 0 && unbuildable[hs[lo]] {
+				lo--
+			}
+			hi := k
+			for unbuildable[hs[hi]] {
+				hi++
+			}
+			want := hs[lo+1 : hi+1]
+			s := &script{isBad: func(h string) bool { return slices.Index(hs, h) >= k }, unbuildable: unbuildable}
+			res := b.Run(context.Background(), Options{Oracle: s.oracle, Alpha: 0.05})
+			wantStatus := Ambiguous
+			if len(want) == 1 {
+				wantStatus = Found
+			}
+			if res.Status != wantStatus || !slices.Equal(hashes(res.Candidates), want) {
+				t.Errorf("culprit c%d, unbuildable %v: %v with candidates c%d..c%d (%d), want %v with c%d..c%d",
+					k, skip, res.Status, slices.Index(hs, res.Candidates[0].Hash), slices.Index(hs, res.Candidates[len(res.Candidates)-1].Hash),
+					len(res.Candidates), wantStatus, lo+1, hi)
+			}
+			if wantStatus == Ambiguous && res.Culprit != nil {
+				t.Errorf("an ambiguous result names culprit %v", res.Culprit)
+			}
+			for _, st := range res.Steps {
+				if st.Step.Attempt != 1 {
+					t.Errorf("an unbuildable commit was retried: %+v", st.Step)
+				}
+			}
+			checkSteps(t, b, res, nil)
+		}
+	}
+}
+
+func TestInconclusiveRetriedThenSkipped(t *testing.T) {
+	const n = 9
+	r, hs := linear(t, n)
+	b := newBisection(t, r, hs[0], hs[n])
+	isBad := func(h string) bool { return slices.Index(hs, h) >= 5 }
+	attempts := func(res Result, h string) []float64 {
+		var budgets []float64
+		for _, st := range res.Steps {
+			if st.Step.Commit.Hash == h {
+				budgets = append(budgets, st.Step.Budget)
+			}
+		}
+		return budgets
+	}
+	cases := []struct {
+		name         string
+		inconclusive int // attempts of c4 that are Inconclusive
+		maxRetries   int
+		status       Status
+		budgets      []float64 // of the steps on c4
+	}{
+		{"decided on retry", 1, 0, Found, []float64{1, 2}},
+		{"retried once, then skipped", 10, 0, Ambiguous, []float64{1, 2}},
+		{"no retry", 10, -1, Ambiguous, []float64{1}},
+		{"two retries", 10, 2, Ambiguous, []float64{1, 2, 4}},
+		{"decided on the second retry", 2, 2, Found, []float64{1, 2, 4}},
+	}
+	for _, c := range cases {
+		s := &script{isBad: isBad, inconclusive: map[string]int{hs[4]: c.inconclusive}}
+		res := b.Run(context.Background(), Options{Oracle: s.oracle, MaxRetries: c.maxRetries})
+		if res.Status != c.status {
+			t.Errorf("%s: status %v, want %v", c.name, res.Status, c.status)
+		}
+		if c.status == Ambiguous && !slices.Equal(hashes(res.Candidates), hs[4:6]) {
+			t.Errorf("%s: candidates %v, want c4 and c5", c.name, res.Candidates)
+		}
+		if c.status == Found && res.Culprit.Hash != hs[5] {
+			t.Errorf("%s: culprit %v, want c5", c.name, res.Culprit)
+		}
+		if got := attempts(res, hs[4]); !slices.Equal(got, c.budgets) {
+			t.Errorf("%s: budgets of the steps on c4 %v, want %v", c.name, got, c.budgets)
+		}
+		if res.Alpha != DefaultAlpha {
+			t.Errorf("%s: Alpha %v, want the default %v", c.name, res.Alpha, DefaultAlpha)
+		}
+		checkSteps(t, b, res, nil)
+	}
+}
+
+func TestConfirmation(t *testing.T) {
+	r, hs := linear(t, 4)
+	b := newBisection(t, r, hs[0], hs[4])
+	never := func(string) bool { return false }
+	always := func(string) bool { return true }
+	cases := []struct {
+		name   string
+		s      *script
+		status Status
+		steps  int
+	}{
+		{"bad is not slower", &script{isBad: never}, NoRegression, 1},
+		{"undecided, then retried", &script{isBad: never, inconclusive: map[string]int{hs[4]: 10}}, NotConfirmed, 2},
+		{"decided on retry", &script{isBad: always, inconclusive: map[string]int{hs[4]: 1}}, Found, 2},
+	}
+	for _, c := range cases {
+		res := b.Run(context.Background(), Options{Oracle: c.s.oracle})
+		if res.Status != c.status || (c.status != Found && (len(res.Steps) != c.steps || res.Culprit != nil || res.Candidates != nil)) {
+			t.Errorf("%s: %v after %d steps, culprit %v, candidates %v; want %v after %d", c.name, res.Status, len(res.Steps), res.Culprit, res.Candidates, c.status, c.steps)
+		}
+		if c.status == Found && (res.Culprit.Hash != hs[1] || len(res.Steps) < c.steps || !res.Steps[1].Step.Confirmation) {
+			t.Errorf("%s: culprit %v, steps %+v", c.name, res.Culprit, res.Steps)
+		}
+		checkSteps(t, b, res, nil)
+	}
+	unbuildable := func(_ context.Context, s Step) Outcome { return Outcome{Verdict: Unbuildable} }
+	if res := b.Run(context.Background(), Options{Oracle: unbuildable}); res.Status != NotConfirmed || len(res.Steps) != 1 {
+		t.Errorf("unbuildable bad: %v after %d steps, want not confirmed after 1", res.Status, len(res.Steps))
+	}
+
+	// A range of one commit: the confirmation is the whole bisection.
+	one := newBisection(t, r, hs[3], hs[4])
+	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: always}).oracle})
+	if one.Planned() != 1 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 1 {
+		t.Errorf("range of one: planned %d, %v, culprit %v, %d steps", one.Planned(), res.Status, res.Culprit, len(res.Steps))
+	}
+}
+
+// history with merges:
+//
+//	base - g - c1 - c2 - c3 - m1 - c4 - m2 - c5 (bad)
+//	    \                    /        /
+//	     a1 - a2 -----------'        /
+//	              c1 - b1 ----------'
+//
+// Side branch a forked before good, so its commits are in good..bad as git
+// bisect counts them; side branch b forked after good.
+func TestMerges(t *testing.T) {
+	g := gittest.New(t)
+	h := map[string]string{}
+	commit := func(name string) { h[name] = g.Commit(t, map[string]string{name + ".txt": name}, name) }
+	commit("base")
+	commit("g")
+	commit("c1")
+	commit("c2")
+	commit("c3")
+	g.Branch(t, "a", h["base"])
+	commit("a1")
+	commit("a2")
+	g.Branch(t, "b", h["c1"])
+	commit("b1")
+	g.Checkout(t, "main")
+	h["m1"] = g.Merge(t, "a", "m1")
+	commit("c4")
+	h["m2"] = g.Merge(t, "b", "m2")
+	commit("c5")
+	r, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBisection(t, r, h["g"], h["c5"])
+	var inRange []string
+	for _, c := range b.Commits() {
+		inRange = append(inRange, c.Subject)
+	}
+	want := []string{"c1", "c2", "c3", "a1", "a2", "m1", "c4", "b1", "m2", "c5"}
+	if !slices.Equal(slices.Sorted(slices.Values(inRange)), slices.Sorted(slices.Values(want))) {
+		t.Fatalf("range %v, want %v", inRange, want)
+	}
+	ctx := context.Background()
+	nodes, err := r.Graph(ctx, b.Good(), b.Bad())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, culprit := range want {
+		isBad := func(hash string) bool { return ancestors(nodes, hash)[h[culprit]] }
+		res := b.Run(ctx, Options{Oracle: (&script{isBad: isBad}).oracle})
+		if res.Status != Found || res.Culprit.Hash != h[culprit] {
+			t.Errorf("culprit %s: %v, culprit %v", culprit, res.Status, res.Culprit)
+		}
+		if len(res.Steps) > len(want)+1 {
+			t.Errorf("culprit %s: %d steps for %d commits", culprit, len(res.Steps), len(want))
+		}
+		checkSteps(t, b, res, nil)
+	}
+	// The oracle's model agrees with git's ancestry.
+	for _, x := range want {
+		for _, y := range want {
+			xc, yc := gitrev.Commit{Hash: h[x]}, gitrev.Commit{Hash: h[y]}
+			ok, err := r.IsAncestor(ctx, xc, yc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != ancestors(nodes, h[y])[h[x]] {
+				t.Fatalf("IsAncestor(%s, %s) = %v, the graph says otherwise", x, y, ok)
+			}
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	g := gittest.New(t)
+	c0 := g.Commit(t, map[string]string{"a": "0"}, "c0")
+	c1 := g.Commit(t, map[string]string{"a": "1"}, "c1")
+	g.Branch(t, "side", c0)
+	s1 := g.Commit(t, map[string]string{"b": "1"}, "s1")
+	r, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		good, bad string
+		is        error
+		says      string
+	}{
+		{"nope", c1, gitrev.ErrUnknownRevision, `good revision: unknown revision "nope"`},
+		{c0, "HEAD~7", gitrev.ErrUnknownRevision, `bad revision: unknown revision "HEAD~7"`},
+		{s1, c1, ErrNotAncestor, "is not an ancestor of bad"},
+		{c1, c0, ErrNotAncestor, "swapped"},
+		{c1, c1, ErrEmptyRange, "good and bad are both"},
+	}
+	for _, c := range cases {
+		_, err := New(context.Background(), r, c.good, c.bad)
+		if !errors.Is(err, c.is) {
+			t.Errorf("New(%s, %s): error %v, want %v", c.good, c.bad, err, c.is)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.says) || strings.Contains(msg, "\n") {
+			t.Errorf("New(%s, %s): error %q, want one line saying %q", c.good, c.bad, msg, c.says)
+		}
+	}
+}
+
+func TestUnfinished(t *testing.T) {
+	r, hs := linear(t, 8)
+	b := newBisection(t, r, hs[0], hs[8])
+	failing := errors.New("worker crashed")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cases := []struct {
+		name   string
+		ctx    context.Context
+		opts   Options
+		is     error
+		steps  int
+		remain bool // candidates left to report
+	}{
+		{"oracle error", context.Background(), Options{Oracle: func(_ context.Context, s Step) Outcome {
+			if s.Number == 3 {
+				return Outcome{Err: failing}
+			}
+			return Outcome{Verdict: Bad}
+		}}, failing, 3, true},
+		{"context ended", ctx, Options{Oracle: func(_ context.Context, s Step) Outcome {
+			if s.Confirmation {
+				return Outcome{Verdict: Bad}
+			}
+			cancel()
+			return Outcome{Verdict: Good}
+		}}, context.Canceled, 2, true},
+		{"no verdict", context.Background(), Options{Oracle: func(context.Context, Step) Outcome { return Outcome{} }}, nil, 1, true},
+		{"no oracle", context.Background(), Options{}, nil, 0, true},
+		{"alpha out of range", context.Background(), Options{Oracle: func(context.Context, Step) Outcome { return Outcome{Verdict: Bad} }, Alpha: 1}, nil, 0, true},
+	}
+	for _, c := range cases {
+		res := b.Run(c.ctx, c.opts)
+		if res.Status != Unfinished || res.Err == nil || (c.is != nil && !errors.Is(res.Err, c.is)) {
+			t.Errorf("%s: status %v, err %v; want unfinished with %v", c.name, res.Status, res.Err, c.is)
+		}
+		if len(res.Steps) != c.steps || (len(res.Candidates) > 0) != c.remain || res.Culprit != nil {
+			t.Errorf("%s: %d steps, candidates %d, culprit %v", c.name, len(res.Steps), len(res.Candidates), res.Culprit)
+		}
+	}
+}
+
+func TestStrings(t *testing.T) {
+	for v, want := range map[Verdict]string{Good: "good", Bad: "bad", Inconclusive: "inconclusive", Unbuildable: "unbuildable", 0: "Verdict(0)"} {
+		if v.String() != want {
+			t.Errorf("Verdict %d: %q, want %q", int(v), v.String(), want)
+		}
+	}
+	for s, want := range map[Status]string{Found: "found", Ambiguous: "ambiguous", NoRegression: "no regression", NotConfirmed: "not confirmed", Unfinished: "unfinished", 0: "Status(0)"} {
+		if s.String() != want {
+			t.Errorf("Status %d: %q, want %q", int(s), s.String(), want)
+		}
+	}
+}
