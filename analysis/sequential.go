@@ -269,18 +269,36 @@ func Finite(x float64) *float64 {
 	return &x
 }
 
-// StepAlpha is the level of step k (1-based) of a bisection whose planned
-// steps number planned (the confirmation plus ceil(log2 n) bisection
-// steps), with total the false-alarm budget of the whole bisection: the
-// planned steps share 0.8·total equally, and the k-th step beyond them (a
-// retry or a skip's extra step) gets 0.2·total·2^-(k-planned). The levels
-// of any number of steps sum to less than total, so by the union bound the
-// chance that any step of the bisection gives a false verdict, and with it
-// the chance of naming a culprit where nothing regressed, is at most total.
-func StepAlpha(total float64, planned, k int) float64 {
-	planned = max(planned, 1)
-	if k <= planned {
-		return 0.8 * total / float64(planned)
+// Shares of a bisection's false-alarm budget: the planned steps share
+// plannedShare, the steps beyond them extraShare (halving from one to the
+// next).
+const (
+	plannedShare = 0.8
+	extraShare   = 0.2
+	// roundingMargin shrinks every level by a relative 1e-12, far more than
+	// the few float64 roundings (each at most 2^-53 relative) in computing
+	// it, so that the levels' exact sum stays below the budget.
+	roundingMargin = 1 - 1e-12
+)
+
+// StepAlpha is the false-alarm level of step number step (1, 2, ...: the
+// confirmation, each bisection step and each retry) of a bisection that
+// plans planned steps (the confirmation plus about log2 of the commits),
+// under a whole-bisection budget alpha: steps 1 to planned get
+// 0.8·alpha/planned each, step planned+j gets 0.2·alpha·2^-j. The levels of
+// any number of steps sum to less than alpha, so by the union bound the
+// chance that any step of the bisection gives a false Bad verdict, and with
+// it the chance of naming a culprit where nothing regressed, is at most
+// alpha, with no limit on the steps and no independence between them
+// (internal/bisect's package documentation says what else a culprit
+// needs). A step below 1 or an alpha not above 0 gets 0.
+func StepAlpha(alpha float64, planned, step int) float64 {
+	if step < 1 || !(alpha > 0) {
+		return 0
 	}
-	return 0.2 * total * math.Pow(2, -float64(k-planned))
+	planned = max(planned, 1)
+	if step <= planned {
+		return plannedShare * alpha / float64(planned) * roundingMargin
+	}
+	return math.Ldexp(extraShare*alpha*roundingMargin, -(step - planned))
 }

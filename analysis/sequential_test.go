@@ -36,28 +36,6 @@ func TestPlanLooks(t *testing.T) {
 	})
 }
 
-// TestStepAlphaBudget: whatever the number of planned and extra steps, the
-// levels of a bisection's steps sum to at most its budget (the union bound
-// the whole-bisection false-alarm rate rests on).
-func TestStepAlphaBudget(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		total := rapid.Float64Range(1e-4, 0.5).Draw(t, "alpha")
-		planned := rapid.IntRange(1, 30).Draw(t, "planned")
-		steps := rapid.IntRange(1, 200).Draw(t, "steps")
-		sum := 0.0
-		for k := 1; k <= steps; k++ {
-			a := StepAlpha(total, planned, k)
-			if a <= 0 {
-				t.Fatalf("step %d tested at %v", k, a)
-			}
-			sum += a
-		}
-		if sum > total*(1+1e-12) {
-			t.Fatalf("%d steps (%d planned) spend %v of %v", steps, planned, sum, total)
-		}
-	})
-}
-
 // abFile builds a session's file from paired samples per label, with
 // failed runs appended to a side.
 func abFile(looksOf int, base, head []spec) *harness.ABFile {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -107,23 +108,30 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary; with --base-rev, the work tree built as it is)")
 	f.StringVar(&af.baseRev, "base-rev", "", "build the base from this git revision of the repository (cached by commit), e.g. main, HEAD~1, 51c97ff")
 	f.StringVar(&af.headRev, "head-rev", "", "build the head from this git revision (default with --base-rev: the work tree as it is, marked +modified when it has uncommitted changes)")
-	f.StringVar(&af.repo, "repo", ".", "the git repository --base-rev and --head-rev name revisions of (any directory inside it)")
 	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
 	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
-	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of the session; when it runs out, undecided rows are inconclusive")
+	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+"); rewritten at every look, marked partial until the session ends")
+	af.registerSession(f, "session")
+	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
+	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
+	return cmd
+}
+
+// registerSession adds the flags an A/B session takes whether its sides
+// are given (ab) or chosen step by step (bisect); what names one session:
+// "session", or "step" for bisect.
+func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
+	f.StringVar(&af.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
+	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of each "+what+"; when it runs out, undecided rows are inconclusive")
 	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate: a row regresses when significantly slower by more than this")
-	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole session (split over the looks, Holm across rows)")
-	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR comment)")
-	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+")")
+	f.Float64Var(&af.alpha, "alpha", defaultABAlpha, "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
+	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
-	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
 	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
-	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
-	return cmd
 }
 
 // abPlan is what the ab flags resolve to.
@@ -143,10 +151,19 @@ type abPlan struct {
 // resolve checks every flag before anything runs.
 func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	p := &abPlan{format: af.format, export: af.exportJSON, gcTables: !af.noGCTable}
-	o := &p.opts
+	if err := af.resolveSession(cmd, p); err != nil {
+		return nil, err
+	}
 	if err := p.resolveSides(cmd.Context(), af); err != nil {
 		return nil, err
 	}
+	return p, nil
+}
+
+// resolveSession checks the flags every session takes (registerSession's,
+// the environments and the export) into p, before anything runs.
+func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
+	o := &p.opts
 	var err error
 	o.Base.Name, o.Head.Name = "base", "head"
 	for _, e := range []struct {
@@ -156,54 +173,54 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	}{{"--base-env", af.baseEnv, &o.Base.Env}, {"--head-env", af.headEnv, &o.Head.Env}} {
 		for _, kv := range e.in {
 			if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
-				return nil, fmt.Errorf("%s %q: expected NAME=VALUE", e.flag, kv)
+				return fmt.Errorf("%s %q: expected NAME=VALUE", e.flag, kv)
 			}
 		}
 		*e.out = slices.Clone(e.in)
 	}
 	if o.MaxTime = af.maxTime; o.MaxTime <= 0 {
-		return nil, fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
+		return fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
 	}
 	if strings.TrimSpace(af.looks) == "auto" {
 		p.rule.AutoLooks = abAutoLooks
 	} else if p.rule.Looks, err = parseLooks(af.looks); err != nil {
-		return nil, fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
+		return fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
 	}
 	if !(af.alpha > 0 && af.alpha < 1) {
-		return nil, fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
+		return fmt.Errorf("--alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", af.alpha)
 	}
 	p.rule.Alpha = af.alpha
 	if p.rule.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
-		return nil, fmt.Errorf("--fail-on-regression: %w", err)
+		return fmt.Errorf("--fail-on-regression: %w", err)
 	}
 	if p.rule.Threshold <= 0 {
-		return nil, fmt.Errorf("--fail-on-regression %s: must be positive: ab samples until the gate decides", af.threshold)
+		return fmt.Errorf("--fail-on-regression %s: must be positive: ab samples until the gate decides", af.threshold)
 	}
 	p.rule.BaseName, p.rule.HeadName = "base", "head"
 	o.Rule = &p.rule
 	switch af.format {
 	case "text", "markdown":
 	default:
-		return nil, fmt.Errorf("--format %q: accepted: text, markdown", af.format)
+		return fmt.Errorf("--format %q: accepted: text, markdown", af.format)
 	}
 	o.Warmup = af.warmup
 	if o.Timeout = af.timeout; o.Timeout != 0 && o.Timeout < minTimeout {
-		return nil, fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", af.timeout, minTimeout)
+		return fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", af.timeout, minTimeout)
 	}
 	if af.pin != "" {
 		if err := checkPin(af.pin); err != nil {
-			return nil, fmt.Errorf("--pin: %w", err)
+			return fmt.Errorf("--pin: %w", err)
 		}
 	}
 	o.IgnoreFailure = af.ignoreFailure
 	if p.export != "" {
 		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	style, err := report.ParseStyle(af.style)
 	if err != nil {
-		return nil, fmt.Errorf("--style: %w", err)
+		return fmt.Errorf("--style: %w", err)
 	}
 	// The comparison goes to stdout; the rest (look notes, failures,
 	// progress) to stderr, so that `ab --format markdown > comment.md`
@@ -221,10 +238,10 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	}
 
 	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {
-		return nil, err
+		return err
 	}
 	o.CommandLine = os.Args
-	return p, nil
+	return nil
 }
 
 // resolveSides resolves --base/--base-rev and --head/--head-rev before

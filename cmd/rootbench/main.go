@@ -78,7 +78,7 @@ how to load it, e.g. source <(rootbench completion bash).`,
 		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(), newListCmd(), withUsageOnMissingArgs(newCompareCmd()), newReportCmd(),
-		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd())
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd(), newBisectCmd())
 	return root
 }
 

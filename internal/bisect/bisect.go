@@ -32,7 +32,8 @@
 //
 // A false alarm is a Bad verdict on a commit that is not slower than good.
 // Run gives step number k (counting every oracle call: the confirmation,
-// each bisection step and each retry) the level StepAlpha(Alpha, Planned, k):
+// each bisection step and each retry) the level analysis.StepAlpha(Alpha, Planned, k) (the sequential rule's one
+// owner, analysis/sequential.go):
 // the Planned steps share 0.8·Alpha equally and the j-th step beyond them
 // gets 0.2·Alpha·2^-j. This sequence sums to less than Alpha however many
 // steps are made, so by the union bound (Bonferroni's inequality) the chance
@@ -59,6 +60,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/internal/gitrev"
 )
 
@@ -76,17 +78,6 @@ var ErrTooLong = errors.New("range too long to bisect")
 // MaxCommits is the longest range New accepts: the search keeps, for each
 // candidate, the set of its ancestors among the candidates (n²/8 bytes).
 const MaxCommits = 20000
-
-// Shares of Alpha: the planned steps share plannedShare, the steps beyond
-// them extraShare (halving from one to the next).
-const (
-	plannedShare = 0.8
-	extraShare   = 0.2
-	// roundingMargin shrinks every level by a relative 1e-12, far more than
-	// the few float64 roundings (each at most 2^-53 relative) in computing
-	// it, so that the levels' exact sum stays below Alpha.
-	roundingMargin = 1 - 1e-12
-)
 
 // Verdict is an oracle's judgement of one step.
 type Verdict int
@@ -133,7 +124,7 @@ type Step struct {
 	Commit       gitrev.Commit // the commit to judge
 	Good         gitrev.Commit // what to compare it with: the good revision
 	// Alpha is the false-alarm rate this step's oracle must hold:
-	// StepAlpha(Options.Alpha, Planned, Number).
+	// analysis.StepAlpha(Options.Alpha, Planned, Number).
 	Alpha float64
 	// Budget multiplies the oracle's usual budget (time, runs): 1, then 2
 	// on the first retry, 4 on the second.
@@ -218,23 +209,6 @@ type Options struct {
 
 // DefaultAlpha is the Alpha Run uses when Options.Alpha is 0.
 const DefaultAlpha = 0.05
-
-// StepAlpha returns the false-alarm level of step number step (1, 2, ...)
-// of a bisection that plans planned steps (at least 1) under a whole-
-// bisection bound alpha: steps 1 to planned get 0.8·alpha/planned each, step
-// planned+j gets 0.2·alpha·2^-j (each shrunk by a relative 1e-12 for
-// rounding). Over any number of steps the levels sum to less than alpha.
-// A step below 1 or an alpha not above 0 gets 0.
-func StepAlpha(alpha float64, planned, step int) float64 {
-	if step < 1 || !(alpha > 0) {
-		return 0
-	}
-	planned = max(planned, 1)
-	if step <= planned {
-		return plannedShare * alpha / float64(planned) * roundingMargin
-	}
-	return math.Ldexp(extraShare*alpha*roundingMargin, -(step - planned))
-}
 
 // Bisection is a range of commits ready to bisect. Its methods may be
 // called concurrently; Run keeps its search state to itself.
@@ -435,7 +409,7 @@ func (r *run) judge(c gitrev.Commit, confirm bool) (v Verdict, ok bool) {
 		s := Step{
 			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Confirmation: confirm,
 			Commit: c, Good: r.b.good,
-			Alpha:  StepAlpha(r.res.Alpha, r.res.Planned, r.number),
+			Alpha:  analysis.StepAlpha(r.res.Alpha, r.res.Planned, r.number),
 			Budget: math.Ldexp(1, attempt-1),
 		}
 		out := r.opts.Oracle(r.ctx, s)

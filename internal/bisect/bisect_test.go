@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rootbench/rootbench/analysis"
 	"slices"
 	"strings"
 	"testing"
@@ -85,8 +86,8 @@ func checkSteps(t *testing.T, b *Bisection, res Result, onStep []StepRecord) {
 		if s.Confirmation != (s.Commit == b.Bad() && s.Attempt == s.Number) {
 			t.Errorf("step %d: Confirmation=%v", s.Number, s.Confirmation)
 		}
-		if s.Alpha != StepAlpha(res.Alpha, b.Planned(), s.Number) || s.Alpha <= 0 {
-			t.Errorf("step %d: Alpha %v, want StepAlpha's %v", s.Number, s.Alpha, StepAlpha(res.Alpha, b.Planned(), s.Number))
+		if s.Alpha != analysis.StepAlpha(res.Alpha, b.Planned(), s.Number) || s.Alpha <= 0 {
+			t.Errorf("step %d: Alpha %v, want StepAlpha's %v", s.Number, s.Alpha, analysis.StepAlpha(res.Alpha, b.Planned(), s.Number))
 		}
 		if want := float64(int(1) << (s.Attempt - 1)); s.Budget != want {
 			t.Errorf("step %d attempt %d: Budget %v, want %v", s.Number, s.Attempt, s.Budget, want)

@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"github.com/rootbench/rootbench/analysis"
 	"math/big"
 	"slices"
 	"testing"
@@ -19,9 +20,9 @@ func TestStepAlphaSumsToAlphaAtMost(t *testing.T) {
 		planned := rapid.IntRange(1, 200).Draw(t, "planned")
 		steps := rapid.IntRange(1, 300).Draw(t, "steps")
 		sum := new(big.Rat)
-		prev := StepAlpha(alpha, planned, 1)
+		prev := analysis.StepAlpha(alpha, planned, 1)
 		for k := 1; k <= steps; k++ {
-			a := StepAlpha(alpha, planned, k)
+			a := analysis.StepAlpha(alpha, planned, k)
 			// The planned steps share equally; the extra ones halve (up
 			// to the rounding of subnormal numbers).
 			if a < 0 || (k <= planned && a != prev) || (k > planned+1 && a > prev) {
@@ -34,7 +35,7 @@ func TestStepAlphaSumsToAlphaAtMost(t *testing.T) {
 			f, _ := sum.Float64()
 			t.Fatalf("levels of %d steps (planned %d) sum to %v > alpha %v", steps, planned, f, alpha)
 		}
-		if StepAlpha(alpha, planned, 0) != 0 || StepAlpha(0, planned, 1) != 0 {
+		if analysis.StepAlpha(alpha, planned, 0) != 0 || analysis.StepAlpha(0, planned, 1) != 0 {
 			t.Fatal("a step below 1 or alpha 0 gets a level")
 		}
 	})
