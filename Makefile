@@ -14,7 +14,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped lint fmt vet staticcheck bench report results gate-check clean
+.PHONY: all build run test unit race nocgo shipped lint fmt vet staticcheck bench report results gate-check perf-check clean
 
 all: build
 
@@ -114,6 +114,28 @@ gate-check:
 	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
 	$(GO) run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa $(GATE_AA) -planted $(GATE_PLANTED) \
 		-pcts $(GATE_PCTS) -cells $(GATE_CELLS) -slow $(GATE_SLOW) -out results/gate-check -- $(GATE_AB_FLAGS)
+
+# Compare this work tree (uncommitted changes included) with the revision the
+# change started from, before it lands: `rootbench ab --base-rev` on the drop-in
+# and domain handles, the control and cgo.Handle (msgpass), then on the callback
+# workload with handles; about 5 minutes on 2 cores once both builds are cached.
+# Writes the two Markdown tables to stdout (CONTRIBUTING.md asks every change to
+# impls/, workload/ or harness/ to quote them). BASE defaults to where HEAD
+# left the upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
+# Exits 1 when a row regresses beyond the gate, 2 on bad input; an inconclusive
+# row is reported in the table and on stderr, not failed.
+UPSTREAM   ?= $(shell git rev-parse -q --verify origin/main >/dev/null 2>&1 && echo origin/main || echo main)
+BASE       ?= $(shell git merge-base HEAD $(UPSTREAM) 2>/dev/null || echo $(UPSTREAM))
+PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle
+PERF_TIME  ?= 2m30s
+PERF_CALLBACK_TIME ?= 1m30s
+perf-check: build
+	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
+	@./$(BIN) ab --base-rev $(BASE) --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; msg=$$?; \
+	echo; \
+	./$(BIN) ab --base-rev $(BASE) --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
+		--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; cb=$$?; \
+	for st in $$msg $$cb; do case $$st in 0) ;; 3) echo "perf-check: inconclusive rows (see the tables)" >&2 ;; *) exit $$st ;; esac; done
 
 clean:
 	rm -rf bin

@@ -129,7 +129,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
 		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), bp.maxTime, 100*bp.rule.Threshold, bp.alpha)
 	if bp.format == "text" {
-		fmt.Fprintf(stdout, "%-9s  %-10s  %-40s  %-8s  %s\n", "step", "commit", "subject", "verdict", "estimate [interval], runs")
+		fmt.Fprintf(stdout, "%-13s  %-8s  %-40s  %-12s  %s\n", "step", "commit", "subject", "verdict", "estimate [interval], runs")
 	}
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,
@@ -263,7 +263,7 @@ func stepLine(s bisect.Step, o bisect.Outcome) string {
 	if o.Err != nil {
 		verdict, detail = "error", o.Err.Error()
 	}
-	return fmt.Sprintf("%-9s  %-10s  %-40s  %-8s  %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 40), verdict, detail)
+	return fmt.Sprintf("%-13s  %-8s  %-40s  %-12s  %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 40), verdict, detail)
 }
 
 // shortSubject cuts a subject to n characters.
