@@ -187,7 +187,8 @@ func (b *Builder) Build(ctx context.Context, c Commit) (*Binary, error) {
 	p.finish(err)
 	var be *BuildError
 	if errors.As(err, &be) {
-		be.Commit = c
+		// The temporary clone is gone: name its files as the commit's.
+		be.Commit, be.Output = c, strings.ReplaceAll(be.Output, src, ".")
 		if werr := writeAtomic(dir, failed, []byte(be.Output)); werr != nil {
 			return nil, errors.Join(err, werr)
 		}
