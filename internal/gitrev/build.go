@@ -12,9 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -57,7 +59,10 @@ const staleTemp = 24 * time.Hour
 // a file under a final name is always a whole binary. A build that fails
 // leaves a marker (NAME.failed, holding the compiler's last lines), and the
 // next Build of that commit returns the same *BuildError without building
-// again unless RetryFailed is set.
+// again unless RetryFailed is set. A build stopped by a signal (an
+// interruption, the OOM killer) or a cancelled context is not remembered;
+// a failure outside the commit that the Go command reports as an ordinary
+// error (a module download without network) is, until RetryFailed.
 //
 // A Builder may be used concurrently once its fields are set; it must not be
 // copied after first use.
@@ -182,7 +187,8 @@ func (b *Builder) Build(ctx context.Context, c Commit) (*Binary, error) {
 	p.finish(err)
 	var be *BuildError
 	if errors.As(err, &be) {
-		be.Commit = c
+		// The temporary clone is gone: name its files as the commit's.
+		be.Commit, be.Output = c, strings.ReplaceAll(be.Output, src, ".")
 		if werr := writeAtomic(dir, failed, []byte(be.Output)); werr != nil {
 			return nil, errors.Join(err, werr)
 		}
@@ -366,6 +372,19 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
+	// The Go command leads its own process group, so that a terminal's
+	// SIGINT reaches only the caller (which cancels ctx) and a cancellation
+	// kills the compiler and linker too: an interrupted build must not be
+	// remembered as a failure of the commit.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if errors.Is(err, syscall.ESRCH) {
+			return os.ErrProcessDone
+		}
+		return err
+	}
+	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -373,7 +392,7 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return &BuildError{Output: tail(out.String(), outputTailLines)}
+			return buildFailure(ee, out.String())
 		}
 		return fmt.Errorf("go build: %w", err)
 	}
@@ -381,6 +400,21 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 		return fmt.Errorf("go build: move the binary into the cache: %w", err)
 	}
 	return nil
+}
+
+// killedTool matches the Go command's report of a compiler or linker that
+// a signal ended ("signal: killed" after an OOM kill, say).
+var killedTool = regexp.MustCompile(`(?m)signal: (killed|interrupt|terminated|hangup|segmentation fault)$`)
+
+// buildFailure classifies a Go command that exited non-zero with output
+// out: a *BuildError when the commit failed to build, a plain error when a
+// signal ended the Go command or one of its tools, which says nothing about
+// the commit and must not be remembered.
+func buildFailure(ee *exec.ExitError, out string) error {
+	if ee.ExitCode() < 0 || killedTool.MatchString(out) {
+		return fmt.Errorf("go build was stopped by a signal (%v): %s", ee, lastLine(out))
+	}
+	return &BuildError{Output: tail(out, outputTailLines)}
 }
 
 // changesDigest digests the work tree's differences from HEAD: `git diff

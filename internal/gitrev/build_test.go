@@ -65,6 +65,7 @@ func tempLeftovers(t *testing.T, dir string) []string {
 }
 
 func TestBuildCachesByCommit(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "one: the first program")
 	h2 := g.Commit(t, gittest.Program(gittest.Prints("two")), "two")
@@ -129,6 +130,7 @@ func TestBuildCachesByCommit(t *testing.T) {
 }
 
 func TestBuildUnbuildable(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program("package main\n\nfunc main() { undefinedName() }\n"), "broken")
 	var progress bytes.Buffer
@@ -172,8 +174,8 @@ func TestBuildUnbuildable(t *testing.T) {
 	// A package missing from the commit is unbuildable too, not a failure
 	// of the builder.
 	b.Package = "./cmd/absent"
-	if _, err := b.Build(ctx, c); !errors.As(err, &be) {
-		t.Errorf("Build of a missing package: error %v, want a *BuildError", err)
+	if _, err := b.Build(ctx, c); !errors.As(err, &be) || strings.Contains(be.Output, b.CacheDir) || !strings.Contains(be.Output, "./cmd/absent") {
+		t.Errorf("Build of a missing package: error %v, want a *BuildError naming ./cmd/absent and no temporary directory", err)
 	}
 	if left := tempLeftovers(t, b.CacheDir); len(left) != 0 {
 		t.Errorf("temporary files left in the cache: %v", left)
@@ -181,6 +183,7 @@ func TestBuildUnbuildable(t *testing.T) {
 }
 
 func TestBuildWorkTree(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("committed")), "one")
 	var progress bytes.Buffer
@@ -245,6 +248,7 @@ func TestBuildWorkTree(t *testing.T) {
 // cache (as separate processes would), all succeed and leave one whole
 // binary and no temporary file.
 func TestBuildConcurrent(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
 	r := open(t, g.Dir)
@@ -282,6 +286,7 @@ func TestBuildConcurrent(t *testing.T) {
 }
 
 func TestBuildCancelled(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
 	b := builder(t, g, nil)
