@@ -78,6 +78,9 @@ func TestABSameBuildTwice(t *testing.T) {
 		t.Fatalf("A/A exit status %d, want 0 (pass) or 3 (inconclusive)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	f := readAB(t, out)
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("export mode %v (%v), want 0644 as run's exports", st.Mode().Perm(), err)
+	}
 	if f.Base.Partial || f.Head.Partial || len(f.Looks) == 0 || f.Looks[len(f.Looks)-1].Runs < 4 {
 		t.Fatalf("export: partial %v/%v, looks %+v", f.Base.Partial, f.Head.Partial, f.Looks)
 	}
@@ -156,5 +159,31 @@ func TestABAutomaticLooks(t *testing.T) {
 	}
 	if f.Gate == nil || math.Abs(f.Gate.AlphaPerLook-0.003/float64(planned)) > 1e-12 {
 		t.Errorf("gate %+v: want alpha 0.003 / %d per look", f.Gate, planned)
+	}
+}
+
+// A session that is refused, or that measured nothing, never touches an
+// existing export: its bytes and its mode stay.
+func TestABExportUntouchedWithoutMeasurements(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(old, []byte("old results\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage")
+	if err := os.WriteFile(garbage, []byte("#!/bin/sh\necho 'hello, not a worker'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []string{"/bin/true", garbage, dir} {
+		r := rootbench(t, nil, "ab", "--base", base, "--cell", "ocaml", "--niters", "20",
+			"--looks", "2", "--max-time", "1m", "--export-json", old)
+		if r.code == 0 {
+			t.Errorf("--base %s: exit 0, want a failure", base)
+		}
+		data, err := os.ReadFile(old)
+		st, serr := os.Stat(old)
+		if err != nil || serr != nil || string(data) != "old results\n" || st.Mode().Perm() != 0o644 {
+			t.Fatalf("--base %s: export touched: %q mode %v (%v %v)\nstderr:\n%s", base, data, st.Mode().Perm(), err, serr, r.stderr)
+		}
 	}
 }
