@@ -137,6 +137,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 // abPlan is what the ab flags resolve to.
 type abPlan struct {
 	opts     harness.ABOptions
+	pin      string              // --pin, rendered into each side's worker arguments
 	repo     *gitrev.Repo        // with revisions: the repository they are built from
 	revs     []*revSide          // the sides given as revisions, built when the session starts
 	revOf    []int               // revs[i] is side revOf[i] (0 base, 1 head)
@@ -212,6 +213,7 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 			return fmt.Errorf("--pin: %w", err)
 		}
 	}
+	p.pin = af.pin
 	o.IgnoreFailure = af.ignoreFailure
 	if p.export != "" {
 		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
@@ -372,6 +374,9 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		if ctx.Err() != nil {
 			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
 		}
+		return usageError(err)
+	}
+	if err := prepareSides(ctx, o, p.pin, p.out); err != nil {
 		return usageError(err)
 	}
 	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -196,7 +197,8 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 		}
 		o.Benchmarks = kept
 	}
-	if err := prepareSides(ctx, &o, bp.out); err != nil {
+	o.Benchmarks = slices.Clone(o.Benchmarks)
+	if err := prepareSides(ctx, &o, bp.pin, bp.out); err != nil {
 		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
 	}
 	f, err := harness.ExecuteAB(ctx, o)
@@ -316,7 +318,3 @@ func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result) error {
 
 // mdEscape keeps a cell's text from breaking the Markdown table.
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-// prepareSides is set by the worker protocol (protocol.go): it learns what
-// each side's worker accepts and renders each side's arguments.
-var prepareSides = func(ctx context.Context, o *harness.ABOptions, notices io.Writer) error { return nil }
