@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -184,6 +185,43 @@ func TestABExportUntouchedWithoutMeasurements(t *testing.T) {
 		st, serr := os.Stat(old)
 		if err != nil || serr != nil || string(data) != "old results\n" || st.Mode().Perm() != 0o644 {
 			t.Fatalf("--base %s: export touched: %q mode %v (%v %v)\nstderr:\n%s", base, data, st.Mode().Perm(), err, serr, r.stderr)
+		}
+	}
+}
+
+// A base worker that fails mid-session: the failure is one line naming its
+// log, the rows it affects are undecided (exit 3) and the export is final,
+// not left partial.
+func TestABBaseFailingMidSession(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base")
+	script := fmt.Sprintf(`#!/bin/sh
+case "$*" in
+*"--cell boxroot"*)
+	n=$(cat %[1]q 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[1]q
+	if [ $n -gt 3 ]; then echo "base worker crashed on purpose" >&2; exit 1; fi ;;
+esac
+exec %[2]q "$@"
+`, filepath.Join(dir, "count"), os.Args[0])
+	if err := os.WriteFile(base, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ab.json")
+	r := rootbench(t, nil, "ab", "--base", base, "--cell", "ocaml,boxroot", "--niters", "20",
+		"--looks", "4,8", "--max-time", "2m", "--export-json", out)
+	r.must(t, 3)
+	for _, want := range []string{"base: boxroot run 4 failed", "base-boxroot-run4.log", "undecided: "} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	f := readAB(t, out)
+	if f.Base.Partial || f.Head.Partial || f.Stopped == harness.StopRunning || f.Gate == nil {
+		t.Fatalf("export left partial: %v/%v stopped %q gate %v", f.Base.Partial, f.Head.Partial, f.Stopped, f.Gate)
+	}
+	for _, row := range f.Gate.Rows {
+		if row.Label == "boxroot" && row.Outcome != "inconclusive" {
+			t.Errorf("boxroot row %q, want inconclusive: its base runs failed", row.Outcome)
 		}
 	}
 }
