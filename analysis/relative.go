@@ -1,5 +1,11 @@
 package analysis
 
+// This file is the relative figures of one results file: the groups of
+// equal work, each group's reference, and each result's ratio of means to
+// it with hyperfine's first-order error propagation. The σ of a ratio
+// assumes the two means independent and their relative errors small; the
+// figures describe the runs and test nothing.
+
 import (
 	"fmt"
 	"maps"
