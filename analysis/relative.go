@@ -74,6 +74,16 @@ type Ratio struct {
 	OK            bool
 }
 
+// Inverse is 1/r with its standard deviation by the same first-order error
+// propagation, σ(1/r) = σ/r²: a ratio of times turned into a speed-up ("×
+// faster than"). It is not OK when r is not OK or not positive.
+func (r Ratio) Inverse() Ratio {
+	if !r.OK || !(r.Ratio > 0) {
+		return Ratio{}
+	}
+	return Ratio{Ratio: 1 / r.Ratio, Stddev: r.Stddev / (r.Ratio * r.Ratio), OK: true}
+}
+
 // Relative is one result's relative figures.
 type Relative struct {
 	// Group is the index of the result's group in Relatives.Groups.
