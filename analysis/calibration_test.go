@@ -29,8 +29,8 @@ func TestFalseAlarmRate(t *testing.T) {
 		var bs, hs []spec
 		for r := range rows {
 			label := fmt.Sprintf("r%d", r)
-			bs = append(bs, spec{label: label, samples: lognormal(rng, n, 1, 0.2)})
-			hs = append(hs, spec{label: label, samples: lognormal(rng, n, 1, 0.2)})
+			bs = append(bs, spec{Label: label, Samples: lognormal(rng, n, 1, 0.2)})
+			hs = append(hs, spec{Label: label, Samples: lognormal(rng, n, 1, 0.2)})
 		}
 		base, head := fixture(bs...), fixture(hs...)
 		for _, corr := range []Correction{CorrectionHolm, CorrectionNone} {
@@ -63,8 +63,8 @@ func TestIntervalCoverageAndPower(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 4))
 	covered, detected, passed := 0, 0, 0
 	for range trials {
-		base := fixture(spec{label: "x", samples: lognormal(rng, n, 1, 0.05)})
-		head := fixture(spec{label: "x", samples: lognormal(rng, n, 1.10, 0.05)})
+		base := fixture(spec{Label: "x", Samples: lognormal(rng, n, 1, 0.05)})
+		head := fixture(spec{Label: "x", Samples: lognormal(rng, n, 1.10, 0.05)})
 		r := mustFiles(t, base, head, Options{Threshold: 0.05}).Rows[0]
 		if r.DeltaLo <= 0.10 && 0.10 <= r.DeltaHi {
 			covered++

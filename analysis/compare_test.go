@@ -22,12 +22,12 @@ func mustFiles(t *testing.T, base, head *harness.File, o Options) *Comparison {
 
 func TestIdenticalSamplesAreSame(t *testing.T) {
 	base := fixture(
-		spec{label: "boxroot", samples: noisy(1, 10, 1.686, 0.02)},
-		spec{label: "ref", samples: noisy(2, 10, 2.681, 0.02)},
+		spec{Label: "boxroot", Samples: noisy(1, 10, 1.686, 0.02)},
+		spec{Label: "ref", Samples: noisy(2, 10, 2.681, 0.02)},
 	)
 	head := fixture(
-		spec{label: "boxroot", samples: noisy(1, 10, 1.686, 0.02)},
-		spec{label: "ref", samples: noisy(2, 10, 2.681, 0.02)},
+		spec{Label: "boxroot", Samples: noisy(1, 10, 1.686, 0.02)},
+		spec{Label: "ref", Samples: noisy(2, 10, 2.681, 0.02)},
 	)
 	c := mustFiles(t, base, head, Options{Threshold: 0.05})
 	if len(c.Rows) != 2 {
@@ -60,8 +60,8 @@ func TestIdenticalSamplesAreSame(t *testing.T) {
 
 func TestScaledBy1_2IsSlower(t *testing.T) {
 	b := noisy(3, 10, 1.0, 0.02)
-	base := fixture(spec{label: "boxroot", samples: b}, spec{label: "ref", samples: noisy(4, 10, 2, 0.02)})
-	head := fixture(spec{label: "boxroot", samples: scaled(b, 1.2)}, spec{label: "ref", samples: noisy(4, 10, 2, 0.02)})
+	base := fixture(spec{Label: "boxroot", Samples: b}, spec{Label: "ref", Samples: noisy(4, 10, 2, 0.02)})
+	head := fixture(spec{Label: "boxroot", Samples: scaled(b, 1.2)}, spec{Label: "ref", Samples: noisy(4, 10, 2, 0.02)})
 	c := mustFiles(t, base, head, Options{Threshold: 0.05})
 	r := c.Rows[0]
 	if r.Label != "boxroot" || r.Verdict != Slower {
@@ -99,7 +99,7 @@ func TestShiftInsideThresholdPassesGate(t *testing.T) {
 	// A real, significant 3% slowdown: reported as slower, but inside a 5%
 	// gate.
 	b := noisy(5, 20, 1.0, 0.005)
-	c := mustFiles(t, fixture(spec{label: "boxroot", samples: b}), fixture(spec{label: "boxroot", samples: scaled(b, 1.03)}), Options{Threshold: 0.05})
+	c := mustFiles(t, fixture(spec{Label: "boxroot", Samples: b}), fixture(spec{Label: "boxroot", Samples: scaled(b, 1.03)}), Options{Threshold: 0.05})
 	r := c.Rows[0]
 	if r.Verdict != Slower {
 		t.Fatalf("a 3%% shift with 0.5%% noise: verdict %q (p=%v), want slower", r.Verdict, r.P)
@@ -114,7 +114,7 @@ func TestShiftInsideThresholdPassesGate(t *testing.T) {
 	// A 7% slowdown drowned in ±10% noise cannot pass: its interval reaches
 	// beyond the threshold. It regresses only when significant.
 	b = noisy(6, 10, 1.0, 0.10)
-	c = mustFiles(t, fixture(spec{label: "boxroot", samples: b}), fixture(spec{label: "boxroot", samples: noisy(7, 10, 1.07, 0.10)}), Options{Threshold: 0.05})
+	c = mustFiles(t, fixture(spec{Label: "boxroot", Samples: b}), fixture(spec{Label: "boxroot", Samples: noisy(7, 10, 1.07, 0.10)}), Options{Threshold: 0.05})
 	switch r := c.Rows[0]; r.Gate {
 	case Pass:
 		t.Errorf("noisy 7%%: passes a 5%% gate with interval [%v, %v]", r.DeltaLo, r.DeltaHi)
@@ -131,7 +131,7 @@ func TestShiftInsideThresholdPassesGate(t *testing.T) {
 
 func TestGateOff(t *testing.T) {
 	b := noisy(3, 10, 1.0, 0.02)
-	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 2)}), Options{})
+	c := mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 2)}), Options{})
 	if c.Rows[0].Verdict != Slower || (c.Rows[0].Gate == Regression) || len(c.Regressions()) != 0 {
 		t.Errorf("gate off: verdict %q, regression %v; want slower and no regression", c.Rows[0].Verdict, (c.Rows[0].Gate == Regression))
 	}
@@ -143,7 +143,7 @@ func TestGateOff(t *testing.T) {
 func TestTooFewSamplesAreInconclusive(t *testing.T) {
 	b := []float64{1.0, 1.01, 1.02}
 	// The default method: 3+3 runs have no finite interval at 5%.
-	c := mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Threshold: 0.05})
+	c := mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 3)}), Options{Threshold: 0.05})
 	if r := c.Rows[0]; r.Verdict != Same || r.Gate != Inconclusive || r.MoreRuns < 1 || !math.IsInf(r.DeltaLo, -1) {
 		t.Errorf("3 runs each (hl): verdict %q gate %q more runs %d interval [%v, %v]; want ~, inconclusive, >= 1 more, infinite",
 			r.Verdict, r.Gate, r.MoreRuns, r.DeltaLo, r.DeltaHi)
@@ -152,7 +152,7 @@ func TestTooFewSamplesAreInconclusive(t *testing.T) {
 		t.Errorf("hl warnings %q do not say 4 runs per side are needed", c.Warnings)
 	}
 
-	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
+	c = mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
 	r := c.Rows[0]
 	if r.Verdict != Same {
 		t.Errorf("3 runs each: verdict %q (p=%v); the U test cannot reject with 3+3 runs at 0.05", r.Verdict, r.P)
@@ -172,7 +172,7 @@ func TestTooFewSamplesAreInconclusive(t *testing.T) {
 
 	// 6 runs: finite median CIs at 95%, but not at √0.95 for the delta.
 	b = noisy(8, 6, 1, 0.01)
-	c = mustFiles(t, fixture(spec{label: "x", samples: b}), fixture(spec{label: "x", samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
+	c = mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 3)}), Options{Method: MethodBenchstat, Threshold: 0.05})
 	r = c.Rows[0]
 	// Significant and far beyond the threshold: a regression, although
 	// benchstat's conservative delta interval is unbounded.
@@ -186,12 +186,12 @@ func TestTooFewSamplesAreInconclusive(t *testing.T) {
 
 func TestWarnings(t *testing.T) {
 	base := fixture(
-		spec{label: "boxroot", samples: noisy(1, 10, 1, 0.01), params: map[string]string{"batch-size": "1024"}},
-		spec{label: "gone", samples: noisy(2, 10, 1, 0.01)},
+		spec{Label: "boxroot", Samples: noisy(1, 10, 1, 0.01), Params: map[string]string{"batch-size": "1024"}},
+		spec{Label: "gone", Samples: noisy(2, 10, 1, 0.01)},
 	)
 	head := fixture(
-		spec{label: "boxroot", samples: noisy(3, 10, 1, 0.01), params: map[string]string{"batch-size": "16"}, failed: 2},
-		spec{label: "new", samples: noisy(4, 10, 1, 0.01)},
+		spec{Label: "boxroot", Samples: noisy(3, 10, 1, 0.01), Params: map[string]string{"batch-size": "16"}, Failed: 2},
+		spec{Label: "new", Samples: noisy(4, 10, 1, 0.01)},
 	)
 	head.Machine.CPUModel = "Other CPU"
 	head.Machine.GOMAXPROCS = 8
@@ -227,10 +227,10 @@ func TestWarnings(t *testing.T) {
 func TestMatchByCellAndParams(t *testing.T) {
 	// The base scanned batch-size (labels carry it); the head ran one size.
 	base := fixture(
-		spec{label: "boxroot batch-size=16", cell: "boxroot", params: map[string]string{"batch-size": "16"}, samples: noisy(1, 8, 1, 0.01)},
-		spec{label: "boxroot batch-size=1024", cell: "boxroot", params: map[string]string{"batch-size": "1024"}, samples: noisy(2, 8, 2, 0.01)},
+		spec{Label: "boxroot batch-size=16", Cell: "boxroot", Params: map[string]string{"batch-size": "16"}, Samples: noisy(1, 8, 1, 0.01)},
+		spec{Label: "boxroot batch-size=1024", Cell: "boxroot", Params: map[string]string{"batch-size": "1024"}, Samples: noisy(2, 8, 2, 0.01)},
 	)
-	head := fixture(spec{label: "boxroot", cell: "boxroot", params: map[string]string{"batch-size": "1024"}, samples: noisy(3, 8, 2, 0.01)})
+	head := fixture(spec{Label: "boxroot", Cell: "boxroot", Params: map[string]string{"batch-size": "1024"}, Samples: noisy(3, 8, 2, 0.01)})
 	c := mustFiles(t, base, head, Options{})
 	if len(c.Rows) != 1 || c.Rows[0].BaseLabel != "boxroot batch-size=1024" || c.Rows[0].Label != "boxroot" {
 		t.Fatalf("rows %+v, want boxroot batch-size=1024 → boxroot", c.Rows)
@@ -241,12 +241,12 @@ func TestMatchByCellAndParams(t *testing.T) {
 }
 
 func TestNoCommonBenchmarkIsAnError(t *testing.T) {
-	_, err := CompareFiles(fixture(spec{label: "a", samples: []float64{1}}), fixture(spec{label: "b", samples: []float64{1}}), Options{})
+	_, err := CompareFiles(fixture(spec{Label: "a", Samples: []float64{1}}), fixture(spec{Label: "b", Samples: []float64{1}}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "no benchmark in common") || !strings.Contains(err.Error(), "[a]") {
 		t.Errorf("err = %v, want 'no benchmark in common' listing the labels", err)
 	}
 	// A result whose runs all failed is reported, not compared, not a panic.
-	_, err = CompareFiles(fixture(spec{label: "a", failed: 3}), fixture(spec{label: "a", samples: []float64{1, 2}}), Options{})
+	_, err = CompareFiles(fixture(spec{Label: "a", Failed: 3}), fixture(spec{Label: "a", Samples: []float64{1, 2}}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "nothing could be compared") || !strings.Contains(err.Error(), "a: no successful run in base") {
 		t.Errorf("err = %v, want an error: nothing could be compared", err)
 	}
@@ -256,7 +256,7 @@ func TestNoCommonBenchmarkIsAnError(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	f := fixture(spec{label: "a", samples: []float64{1, 2, 3}})
+	f := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}})
 	for _, o := range []Options{{Alpha: 1.5}, {Method: "t-test"}, {Correction: "bonferroni"}, {Threshold: -0.1}, {Threshold: math.NaN()}} {
 		if _, err := CompareFiles(f, f, o); err == nil {
 			t.Errorf("options %+v accepted", o)
@@ -266,7 +266,7 @@ func TestBadOptions(t *testing.T) {
 
 func TestCells(t *testing.T) {
 	b := noisy(1, 10, 1, 0.01)
-	f := fixture(spec{label: "ref", samples: b}, spec{label: "boxroot", samples: scaled(b, 1.5)})
+	f := fixture(spec{Label: "ref", Samples: b}, spec{Label: "boxroot", Samples: scaled(b, 1.5)})
 	c, err := CompareCells(f, "ref", "boxroot", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -292,8 +292,8 @@ func TestCells(t *testing.T) {
 
 func TestCellsPairsAScanByParameters(t *testing.T) {
 	sp := func(cell, size string, seed uint64, center float64) spec {
-		return spec{label: cell + " batch-size=" + size, cell: cell, params: map[string]string{"batch-size": size, "cell": cell},
-			samples: noisy(seed, 8, center, 0.01)}
+		return spec{Label: cell + " batch-size=" + size, Cell: cell, Params: map[string]string{"batch-size": size, "cell": cell},
+			Samples: noisy(seed, 8, center, 0.01)}
 	}
 	f := fixture(sp("ref", "16", 1, 1), sp("ref", "256", 2, 2), sp("boxroot", "16", 3, 0.5), sp("boxroot", "256", 4, 1), sp("boxroot", "4096", 5, 1))
 	c, err := CompareCells(f, "ref", "boxroot", Options{})
@@ -332,7 +332,7 @@ func TestParseThreshold(t *testing.T) {
 func TestPathsSurfaceLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
-	writeJSON(t, good, fixture(spec{label: "a", samples: []float64{1, 2, 3}}))
+	writeJSON(t, good, fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}))
 	cases := map[string]struct{ content, want string }{
 		"malformed.json": {`{"schema": "rootbench/v1", "results": [`, "not valid JSON"},
 		"schema.json":    {`{"schema": "hyperfine/v1", "results": []}`, `schema "hyperfine/v1" is not supported`},
@@ -369,8 +369,8 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 }
 
 func TestUnusableSamplesAreNotCompared(t *testing.T) {
-	base := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
-	head := fixture(spec{label: "a", samples: []float64{1, 2, 3}}, spec{label: "b", samples: []float64{1, 2, 3}})
+	base := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}, spec{Label: "b", Samples: []float64{1, 2, 3}})
+	head := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}, spec{Label: "b", Samples: []float64{1, 2, 3}})
 	head.Results[1].Runs[1].WallNs = -5 // built in memory, not validated
 	c := mustFiles(t, base, head, Options{})
 	if len(c.Rows) != 1 || c.Rows[0].Label != "a" || !strings.Contains(strings.Join(c.Warnings, "\n"), "b: sample 2 of head is -5e-09") {

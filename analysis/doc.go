@@ -61,12 +61,12 @@
 // excludes zero. Assumptions: the pairs' log ratios are independent and
 // symmetric about the true shift; the machine's state may change from one
 // round to the next (that is what pairing removes), but not within a
-// round's two runs. Why: on a shared machine most of a run's noise is the
-// machine's phase, which the two runs of a round share; pairing removes it
-// where the two-sample method must average it away (ab sessions on the
-// project's 2-vCPU VM correlated a round's two runs at 0.67–0.85 and
-// narrowed the interval about twofold; results/gate-check.md measures the
-// error rates). A run that failed on either side drops its pair.
+// round's two runs. Why: where most of a run's noise is the machine's
+// phase, which the two runs of a round share, pairing removes it where the
+// two-sample method must average it away, and the interval narrows by as
+// much as the pairs' log ratios vary less than the runs (results/noise.md
+// measures both on the project's machine, results/gate-check.md the error
+// rates). A run that failed on either side drops its pair.
 //
 // Across the rows, CorrectionHolm (the default) controls the family-wise
 // error rate at Alpha with Holm's step-down, so a 20-row table raises a
@@ -92,4 +92,14 @@
 // because its data are too noisy to see a change. The whole comparison
 // regresses when a row does, else is inconclusive when a row is, else
 // passes; Outcome.ExitCode maps this to 1, 3 and 0.
+//
+// # Files
+//
+// As in golang.org/x/perf/benchmath, each file holds one method and its
+// comment names what it assumes: relative.go (ratios of means), rows.go
+// (which results and runs a row compares), hodgeslehmann.go with shift.go
+// and paired.go (the default rank method), benchstat.go (benchstat's
+// medians and U test), holm.go (the correction across rows), gate.go (the
+// three outcomes), needed.go (the runs an inconclusive row still needs)
+// and compare.go (the entry points that put them together).
 package analysis

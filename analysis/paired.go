@@ -1,5 +1,12 @@
 package analysis
 
+// This file is the rank machinery of MethodHL for pairs: the null
+// distribution of the Wilcoxon signed-rank count (exact up to
+// signedRankExactLimit pairs, then normal with the tie correction) and
+// Tukey's interval over the Walsh averages. It assumes that the pairs are
+// independent and that each pair's log ratio is symmetric about the true
+// shift; the machine may change between pairs, not within one.
+
 import (
 	"math"
 )

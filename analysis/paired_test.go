@@ -78,7 +78,7 @@ func pairedFixture(drift, base, head []float64) (*harness.File, *harness.File) {
 	for i := range drift {
 		b[i], h[i] = drift[i]*base[i], drift[i]*head[i]
 	}
-	return fixture(spec{label: "c", samples: b}), fixture(spec{label: "c", samples: h})
+	return fixture(spec{Label: "c", Samples: b}), fixture(spec{Label: "c", Samples: h})
 }
 
 // TestPairedCancelsCommonDrift: rounds whose speed varies by ±30% (shared
@@ -121,8 +121,8 @@ func TestPairedFalseAlarmRate(t *testing.T) {
 			drift := lognormal(rng, n, 1, 0.3)
 			b, h := pairedFixture(drift, lognormal(rng, n, 1, 0.05), lognormal(rng, n, 1, 0.05))
 			label := fmt.Sprintf("r%d", r)
-			bs = append(bs, spec{label: label, samples: b.Results[0].WallSeconds()})
-			hs = append(hs, spec{label: label, samples: h.Results[0].WallSeconds()})
+			bs = append(bs, spec{Label: label, Samples: b.Results[0].WallSeconds()})
+			hs = append(hs, spec{Label: label, Samples: h.Results[0].WallSeconds()})
 		}
 		c := mustFiles(t, fixture(bs...), fixture(hs...), Options{Paired: true})
 		for _, r := range c.Rows {
@@ -167,7 +167,7 @@ func TestPairedByNumber(t *testing.T) {
 
 // TestPairedNeedsHL: a paired benchstat comparison is refused.
 func TestPairedNeedsHL(t *testing.T) {
-	f := fixture(spec{label: "c", samples: []float64{1, 2, 3}})
+	f := fixture(spec{Label: "c", Samples: []float64{1, 2, 3}})
 	_, err := CompareFiles(f, f, Options{Method: MethodBenchstat, Paired: true})
 	if err == nil || !strings.Contains(err.Error(), "paired") {
 		t.Errorf("err = %v, want a refusal naming the paired comparison", err)

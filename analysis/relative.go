@@ -1,5 +1,11 @@
 package analysis
 
+// This file is the relative figures of one results file: the groups of
+// equal work, each group's reference, and each result's ratio of means to
+// it with hyperfine's first-order error propagation. The σ of a ratio
+// assumes the two means independent and their relative errors small; the
+// figures describe the runs and test nothing.
+
 import (
 	"fmt"
 	"maps"
@@ -66,6 +72,16 @@ type Group struct {
 type Ratio struct {
 	Ratio, Stddev float64
 	OK            bool
+}
+
+// Inverse is 1/r with its standard deviation by the same first-order error
+// propagation, σ(1/r) = σ/r²: a ratio of times turned into a speed-up ("×
+// faster than"). It is not OK when r is not OK or not positive.
+func (r Ratio) Inverse() Ratio {
+	if !r.OK || !(r.Ratio > 0) {
+		return Ratio{}
+	}
+	return Ratio{Ratio: 1 / r.Ratio, Stddev: r.Stddev / (r.Ratio * r.Ratio), OK: true}
 }
 
 // Relative is one result's relative figures.

@@ -86,7 +86,7 @@ func TestRelateCellsCrossedWithParameters(t *testing.T) {
 
 // Equal work: hyperfine's relative on mean wall time, fastest reference.
 func TestRelateEqualWorkIsWallTime(t *testing.T) {
-	f := fixture(spec{label: "boxroot", samples: []float64{2, 2.1, 1.9}}, spec{label: "ocaml", samples: []float64{1, 1.1, 0.9}})
+	f := fixture(spec{Label: "boxroot", Samples: []float64{2, 2.1, 1.9}}, spec{Label: "ocaml", Samples: []float64{1, 1.1, 0.9}})
 	f.Workload = "callback" // no incumbent outside msgpass
 	harness.Summarize(f)
 	rel := Annotate(f)
@@ -106,7 +106,7 @@ func TestRelateEqualWorkIsWallTime(t *testing.T) {
 }
 
 func TestRelateUnknownReferenceWarns(t *testing.T) {
-	f := fixture(spec{label: "a", samples: []float64{1, 2}}, spec{label: "b", samples: []float64{3, 4}})
+	f := fixture(spec{Label: "a", Samples: []float64{1, 2}}, spec{Label: "b", Samples: []float64{3, 4}})
 	f.Reference = "zzz"
 	rel := Relate(f)
 	if len(rel.Warnings) != 1 || !strings.Contains(rel.Warnings[0], `"zzz"`) || f.Results[rel.Groups[0].Reference].Label != "a" {
@@ -116,7 +116,7 @@ func TestRelateUnknownReferenceWarns(t *testing.T) {
 
 // One successful run on a side: a ratio but no ± (as hyperfine).
 func TestRelateSingleRunHasNoStddev(t *testing.T) {
-	f := fixture(spec{label: "one", samples: []float64{1}}, spec{label: "two", samples: []float64{2, 2.2}})
+	f := fixture(spec{Label: "one", Samples: []float64{1}}, spec{Label: "two", Samples: []float64{2, 2.2}})
 	rel := Relate(f)
 	if r := rel.Rows[1]; !r.OK || !near(r.Ratio.Ratio, 2.1) || r.Stddev != 0 {
 		t.Errorf("two against a single-run reference: %+v, want 2.1 ± 0", r)

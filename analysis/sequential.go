@@ -255,18 +255,9 @@ func (s *Sequential) gateRecord(c *Comparison, of int) *harness.ABGate {
 	}
 	for _, r := range c.Rows {
 		g.Rows = append(g.Rows, harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
-			Delta: Finite(r.Delta), DeltaLo: Finite(r.DeltaLo), DeltaHi: Finite(r.DeltaHi)})
+			Delta: harness.FiniteOrNil(r.Delta), DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi)})
 	}
 	return g
-}
-
-// Finite returns a pointer to x, or nil when x is not finite: JSON has no
-// infinities, so an unbounded interval end is left out.
-func Finite(x float64) *float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil
-	}
-	return &x
 }
 
 // Shares of a bisection's false-alarm budget: the planned steps share

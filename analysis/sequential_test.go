@@ -55,12 +55,12 @@ func TestVerdictMapsOutcomes(t *testing.T) {
 		want       Outcome
 		rowGate    map[string]Outcome
 	}{
-		{"pass", []spec{{label: "a", samples: same}}, []spec{{label: "a", samples: same}}, Pass, map[string]Outcome{"a": Pass}},
-		{"regression", []spec{{label: "a", samples: same}}, []spec{{label: "a", samples: slow}}, Regression, map[string]Outcome{"a": Regression}},
-		{"head failed", []spec{{label: "a", samples: same}}, []spec{{label: "a", samples: same, failed: 1}}, Regression, map[string]Outcome{"a": Pass}},
+		{"pass", []spec{{Label: "a", Samples: same}}, []spec{{Label: "a", Samples: same}}, Pass, map[string]Outcome{"a": Pass}},
+		{"regression", []spec{{Label: "a", Samples: same}}, []spec{{Label: "a", Samples: slow}}, Regression, map[string]Outcome{"a": Regression}},
+		{"head failed", []spec{{Label: "a", Samples: same}}, []spec{{Label: "a", Samples: same, Failed: 1}}, Regression, map[string]Outcome{"a": Pass}},
 		{"base failed: its row undecided, others kept",
-			[]spec{{label: "a", samples: same, failed: 1}, {label: "b", samples: same}},
-			[]spec{{label: "a", samples: slow}, {label: "b", samples: same}},
+			[]spec{{Label: "a", Samples: same, Failed: 1}, {Label: "b", Samples: same}},
+			[]spec{{Label: "a", Samples: slow}, {Label: "b", Samples: same}},
 			Inconclusive, map[string]Outcome{"a": Inconclusive, "b": Pass}},
 	}
 	for _, c := range cases {
@@ -82,7 +82,7 @@ func TestVerdictMapsOutcomes(t *testing.T) {
 func TestVerdictTestsAtAlphaPerLook(t *testing.T) {
 	same := noisy(2, 20, 1, 0.01)
 	rule := &Sequential{Alpha: 0.06, Threshold: 0.05}
-	v := rule.Verdict(abFile(3, []spec{{label: "a", samples: same}}, []spec{{label: "a", samples: same}}), false)
+	v := rule.Verdict(abFile(3, []spec{{Label: "a", Samples: same}}, []spec{{Label: "a", Samples: same}}), false)
 	if v.Gate.AlphaPerLook != 0.02 || v.Gate.Alpha != 0.06 || v.Comparison.Alpha != 0.02 {
 		t.Errorf("alpha %v per look %v comparison %v, want 0.06, 0.02, 0.02", v.Gate.Alpha, v.Gate.AlphaPerLook, v.Comparison.Alpha)
 	}

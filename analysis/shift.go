@@ -1,5 +1,13 @@
 package analysis
 
+// This file is the rank machinery of MethodHL for two samples: the null
+// distribution of the Mann-Whitney count (exact up to exactLimit runs per
+// side, then normal with the tie correction), the critical count, and
+// Moses' interval for the Hodges-Lehmann shift with the p-value that
+// agrees with it. It assumes that the two samples are independent, each
+// of independent runs, and that under no change they come from one
+// continuous distribution (ties are handled conservatively).
+
 import (
 	"math"
 	"slices"

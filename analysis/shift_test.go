@@ -103,8 +103,8 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 			n2 := rapid.IntRange(1, 60).Draw(t, "n2")
 			shift := rapid.Float64Range(0.8, 1.25).Draw(t, "shift")
 			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{label: label, samples: drawSample(t, n1, 1, "base")})
-			hs = append(hs, spec{label: label, samples: drawSample(t, n2, shift, "head")})
+			bs = append(bs, spec{Label: label, Samples: drawSample(t, n1, 1, "base")})
+			hs = append(hs, spec{Label: label, Samples: drawSample(t, n2, shift, "head")})
 		}
 		o := Options{
 			Alpha:      rapid.SampledFrom([]float64{0.001, 0.01, 0.05, 0.1, 0.3}).Draw(t, "alpha"),
@@ -165,8 +165,8 @@ func TestHolmIsNoLooserThanPerRow(t *testing.T) {
 			n := rapid.IntRange(4, 20).Draw(t, "n")
 			shift := rapid.Float64Range(0.9, 1.1).Draw(t, "shift")
 			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{label: label, samples: drawSample(t, n, 1, "base")})
-			hs = append(hs, spec{label: label, samples: drawSample(t, n, shift, "head")})
+			bs = append(bs, spec{Label: label, Samples: drawSample(t, n, 1, "base")})
+			hs = append(hs, spec{Label: label, Samples: drawSample(t, n, shift, "head")})
 		}
 		holm, err := CompareFiles(fixture(bs...), fixture(hs...), Options{})
 		if err != nil {
@@ -199,7 +199,7 @@ func TestGateProperties(t *testing.T) {
 		th := rapid.Float64Range(0.005, 0.5).Draw(t, "threshold")
 		o := Options{Threshold: th}
 		compare := func(k float64) Row {
-			c, err := CompareFiles(fixture(spec{label: "x", samples: xs}), fixture(spec{label: "x", samples: scaled(xs, k)}), o)
+			c, err := CompareFiles(fixture(spec{Label: "x", Samples: xs}), fixture(spec{Label: "x", Samples: scaled(xs, k)}), o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
-	"gonum.org/v1/gonum/stat"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 )
@@ -40,38 +39,26 @@ var GCColumns = []GCColumn{
 	{Name: "peak RSS", Unit: "MB", Value: func(r *harness.Run) float64 { return float64(r.PeakRSSBytes) / 1e6 }},
 }
 
-// GCStats is one GC column over a result's successful runs: minimum,
-// median, maximum and sample standard deviation (NaN for a single run), and
-// Decimals, the number of decimals the column is shown with (chosen from its
-// largest magnitude; none for counts).
+// GCStats is one GC column over a result's successful runs: the summary
+// analysis.DescribeRuns computes (N runs, minimum, median, maximum,
+// sample standard deviation), and Decimals, the number of decimals the
+// column is shown with (chosen from its largest magnitude; none for
+// counts).
 type GCStats struct {
-	Min, Median, Max, Stddev float64
-	Decimals                 int
-	Count                    bool // a whole-number column (GCColumn.Count)
+	stats.Summary
+	Decimals int
+	Count    bool // a whole-number column (GCColumn.Count)
 }
 
 // GCSummary returns the GCStats of every column of GCColumns over r's
 // successful runs, and the number of those runs (nil stats when there are
 // none).
 func GCSummary(r *harness.Result) ([]GCStats, int) {
-	var runs []*harness.Run
-	for i := range r.Runs {
-		if !r.Runs[i].Failed {
-			runs = append(runs, &r.Runs[i])
-		}
-	}
-	if len(runs) == 0 {
-		return nil, 0
-	}
 	out := make([]GCStats, len(GCColumns))
 	for k, c := range GCColumns {
-		xs := make([]float64, len(runs))
-		for i, run := range runs {
-			xs[i] = c.Value(run)
-		}
-		s := GCStats{Min: slices.Min(xs), Median: stats.Median(xs), Max: slices.Max(xs), Stddev: math.NaN()}
-		if len(xs) > 1 {
-			s.Stddev = stat.StdDev(xs, nil)
+		s := GCStats{Summary: analysis.DescribeRuns(r, c.Value)}
+		if s.N == 0 {
+			return nil, 0
 		}
 		s.Decimals = ColumnDecimals(math.Max(math.Abs(s.Min), math.Abs(s.Max)))
 		if c.Count {
@@ -79,11 +66,12 @@ func GCSummary(r *harness.Result) ([]GCStats, int) {
 		}
 		out[k] = s
 	}
-	return out, len(runs)
+	return out, out[0].N
 }
 
 // Cells formats s as the table's four cells: minimum, median, maximum and
-// stdev. A median or stdev of counts that is not whole gets one decimal.
+// stdev (Missing for a single run, which has none). A median or stdev of
+// counts that is not whole gets one decimal.
 func (s GCStats) Cells() [4]string {
 	var out [4]string
 	for i, x := range []float64{s.Min, s.Median, s.Max, s.Stddev} {
@@ -92,6 +80,9 @@ func (s GCStats) Cells() [4]string {
 			d = 1
 		}
 		out[i] = Fixed(x, d)
+	}
+	if s.N < 2 {
+		out[3] = Missing
 	}
 	return out
 }
@@ -172,8 +163,10 @@ func GCSideBySide(w io.Writer, label string, base, head *harness.Result, o Optio
 			row = append(row, cells[:]...)
 		}
 		change := Missing
-		if bs != nil && hs != nil && bs[k].Median != 0 {
-			change = fmt.Sprintf("%+.1f%%", 100*(hs[k].Median/bs[k].Median-1))
+		if bs != nil && hs != nil {
+			if d, ok := analysis.MedianChange(bs[k].Summary, hs[k].Summary); ok {
+				change = fmt.Sprintf("%+.1f%%", 100*d)
+			}
 		}
 		rows[k] = append(row, change)
 	}

@@ -243,14 +243,14 @@ func RelativeText(x analysis.Relative) string {
 // than" header: "19.10 ± 0.80", "0.77 ± 0.01" for one slower than it,
 // "(incumbent)" for the incumbent itself.
 func incumbentFactor(r *harness.Result, x analysis.Relative) string {
-	c := x.Incumbent
+	inv := x.Incumbent.Inverse()
 	switch {
 	case r.Cell == analysis.IncumbentCell:
 		return "(incumbent)"
-	case !c.OK || !(c.Ratio > 0):
+	case !inv.OK:
 		return Missing
 	}
-	return factor(painter(false), 1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio))
+	return factor(painter(false), inv.Ratio, inv.Stddev)
 }
 
 // incumbentText states a result against the incumbent: "19.10 ± 0.80×
@@ -263,7 +263,8 @@ func incumbentText(r *harness.Result, x analysis.Relative) string {
 	case !c.OK:
 		return Missing
 	case c.Ratio < 1:
-		return factor(painter(false), 1/c.Ratio, c.Stddev/(c.Ratio*c.Ratio)) + "× faster"
+		inv := c.Inverse()
+		return factor(painter(false), inv.Ratio, inv.Stddev) + "× faster"
 	case c.Ratio > 1:
 		return factor(painter(false), c.Ratio, c.Stddev) + "× slower"
 	}

@@ -59,15 +59,14 @@ const (
 // at once, and Delete pushes the next handle of the slot it frees (h +
 // tagOne) without waiting for the directory load. The loop a create/delete
 // workload runs is then carried by one stored and reloaded word rather
-// than a chain of dependent loads (directory, slot, tag); BenchmarkHandle,
-// run in turns against the slot-pointer cache, gave a median about 6%
-// lower. Handles are not pointers, so the cache needs no write barrier
-// and keeps no pool reachable; a pool with a cached slot is in the
-// directory (see the invariants above). It
-// is a stack so that a goroutine that creates and deletes in turn keeps
-// reusing the same few slots, warm in its core's cache (BenchmarkHandle
-// measured a FIFO of the same size, which cycles through all its slots,
-// about 40% slower).
+// than a chain of dependent loads (directory, slot, tag). Handles are
+// not pointers, so the cache needs no write barrier and keeps no pool
+// reachable; a pool with a cached slot is in the directory (see the
+// invariants above). It is a stack so that a goroutine that creates and
+// deletes in turn keeps reusing the same few slots, warm in its core's
+// cache, where a FIFO of the same size cycles through all its slots.
+// BenchmarkHandle compares such choices; results/comment-figures.md
+// records what it measured for these two.
 type pcache struct {
 	_  [64]byte // away from its neighbours in memory
 	n  uint

@@ -40,11 +40,11 @@ func Bars(files []*harness.File, path string, opts ...Option) error {
 			if r == nil {
 				continue
 			}
-			xs := analysis.UnitTimes(r)
-			if len(xs) == 0 {
+			d := analysis.DescribeUnitTimes(r)
+			if d.N == 0 {
 				continue
 			}
-			m, s := meanStd(xs)
+			m, s := d.Mean, d.Stddev
 			stats[j][i] = ms{m, s, true}
 			lo, hi = math.Min(lo, m), math.Max(hi, m+s)
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report"
 )
 
@@ -112,8 +111,8 @@ func ScaleGroups(f *harness.File) []Group {
 	var meds []med
 	for i := range f.Results {
 		r := &f.Results[i]
-		if xs := analysis.UnitTimes(r); len(xs) > 0 {
-			meds = append(meds, med{r.Label, stats.Median(xs)})
+		if d := analysis.DescribeUnitTimes(r); d.N > 0 {
+			meds = append(meds, med{r.Label, d.Median})
 		}
 	}
 	if len(meds) == 0 {

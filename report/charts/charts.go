@@ -42,7 +42,6 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Option adjusts a chart.
@@ -186,17 +185,6 @@ func saveRows(p *plot.Plot, legend *plot.Legend, labels []string, m int, row vg.
 		legend = nil
 	}
 	return save(p, legend, vg.Length(n)*row+frameHeight, path)
-}
-
-// meanStd is the mean and sample standard deviation of xs (σ 0 for one
-// value).
-func meanStd(xs []float64) (mean, std float64) {
-	d := stats.Describe(xs)
-	std = d.Stddev
-	if math.IsNaN(std) {
-		std = 0
-	}
-	return d.Mean, std
 }
 
 // wideSpread is the ratio of the largest to the smallest value beyond which

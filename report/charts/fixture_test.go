@@ -7,51 +7,17 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
-// scanFile is a results file with a batch-size scan over five cells, runs
-// interleaved across configurations, ns per cell shaped like the boxroot
-// benchmark's (ocaml fastest, bxboxed about 14× slower).
+// scanFile is a results file with a batch-size scan over five cells (see
+// harnesstest.Scan), ten runs each, interleaved, with a slow drift over
+// the session.
 func scanFile(seed uint64, hostname string, slowdown float64) *harness.File {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	f := &harness.File{
-		Schema:   harness.Schema,
-		Tool:     harness.Tool{Name: "rootbench", Version: "v0.1.0", GoVersion: "go1.26.0"},
-		Machine:  harness.Machine{Hostname: hostname, CPUModel: "Test CPU @ 3.0GHz", LogicalCPUs: 2, GOMAXPROCS: 2, OS: "linux", Arch: "amd64"},
-		Workload: "msgpass",
-		Unit:     "cell",
-		Params:   map[string]string{"scheduler": "parallel", "niters": "1000", "max-delay": "128"},
-	}
-	cells := []struct {
-		name string
-		ns   float64
-	}{{"ocaml", 7.76}, {"boxroot", 16.86}, {"ref", 26.81}, {"generational", 92.59}, {"bxboxed", 107.31}}
-	sizes := []int{16, 256, 4096}
-	const runs = 10
-	for _, c := range cells {
-		for _, b := range sizes {
-			f.Results = append(f.Results, harness.Result{
-				Cell: c.name, Label: fmt.Sprintf("%s batch-size=%d", c.name, b),
-				Params: map[string]string{"batch-size": strconv.Itoa(b)},
-			})
-		}
-	}
-	idx := 0
-	for k := range runs {
-		for i := range f.Results {
-			r := &f.Results[i]
-			c := cells[i/len(sizes)]
-			b := sizes[i%len(sizes)]
-			n := int64(1000 * b)
-			// Small batches cost more per cell; a slow drift over the session.
-			ns := c.ns * (1 + 8/float64(b)) * slowdown * (1 + 0.02*rng.NormFloat64()) * (1 + 0.002*float64(k))
-			r.Runs = append(r.Runs, harness.Run{
-				Index: idx, StartedAt: time.Date(2025, 1, 1, 0, 0, idx, 0, time.UTC),
-				WallNs: int64(ns * float64(n)), Cells: n,
-			})
-			idx++
-		}
-	}
+	f := harnesstest.Scan(harnesstest.ScanOptions{Seed: seed, Rounds: 10, Slowdown: slowdown, Drift: 0.002,
+		Start: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
+	f.Tool.Version = "v0.1.0"
+	f.Machine.Hostname, f.Machine.CPUModel = hostname, "Test CPU @ 3.0GHz"
 	return f
 }
 

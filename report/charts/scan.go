@@ -80,12 +80,8 @@ func ScanParams(f *harness.File) []string {
 // nsPerUnit is the mean over successful runs of wall time per unit of work
 // (cell or call), in nanoseconds.
 func nsPerUnit(r *harness.Result) (float64, bool) {
-	xs := analysis.UnitTimes(r)
-	if len(xs) == 0 {
-		return 0, false
-	}
-	m, _ := meanStd(xs)
-	return m, m > 0
+	d := analysis.DescribeUnitTimes(r)
+	return d.Mean, d.N > 0 && d.Mean > 0
 }
 
 // Scan writes a line chart of the time per unit of work (ns per cell, or

@@ -127,8 +127,8 @@ func TestVerdictsMatchBenchstat(t *testing.T) {
 				return out
 			}
 			label := fmt.Sprintf("cell%d batch-size=%d", i, 16<<i)
-			bs = append(bs, spec{label: label, samples: draw(n1, 0, "base")})
-			hs = append(hs, spec{label: label, samples: draw(n2, shift, "head")})
+			bs = append(bs, spec{Label: label, Samples: draw(n1, 0, "base")})
+			hs = append(hs, spec{Label: label, Samples: draw(n2, shift, "head")})
 		}
 		checkBenchstat(t, fixture(bs...), fixture(hs...))
 	})
@@ -223,7 +223,7 @@ func TestBenchstatEdgeCases(t *testing.T) {
 		{"disjoint", rep(1, 8), rep(2, 8), analysis.Slower},
 	}
 	for _, tc := range cases {
-		base, head := fixture(spec{label: tc.name, samples: tc.base}), fixture(spec{label: tc.name, samples: tc.head})
+		base, head := fixture(spec{Label: tc.name, Samples: tc.base}), fixture(spec{Label: tc.name, Samples: tc.head})
 		checkBenchstat(t, base, head)
 		c, err := analysis.CompareFiles(base, head, analysis.Options{Method: analysis.MethodBenchstat})
 		if err != nil {

@@ -512,14 +512,8 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		OnlyHead   []string            `json:"only_head,omitempty"`
 		Warnings   []string            `json:"warnings,omitempty"`
 	}
-	finite := func(v float64) *float64 {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil
-		}
-		return &v
-	}
 	sum := func(s analysis.Summary) summary {
-		return summary{s.Median, finite(s.Lo), finite(s.Hi), s.Confidence, s.N, s.Failed}
+		return summary{s.Median, harness.FiniteOrNil(s.Lo), harness.FiniteOrNil(s.Hi), s.Confidence, s.N, s.Failed}
 	}
 	o := out{
 		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction, Paired: c.Paired,
@@ -534,7 +528,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		o.Rows = append(o.Rows, row{
 			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params, Basis: r.Basis,
 			Base: sum(r.Base), Head: sum(r.Head),
-			Delta: r.Delta, DeltaLo: finite(r.DeltaLo), DeltaHi: finite(r.DeltaHi), Level: r.Level,
+			Delta: r.Delta, DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi), Level: r.Level,
 			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs,
 			Warnings: r.Warnings,
 		})

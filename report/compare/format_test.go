@@ -19,14 +19,14 @@ func sampleComparison(t *testing.T, m analysis.Method) *analysis.Comparison {
 	t.Helper()
 	b := noisy(3, 10, 1.686, 0.02)
 	base := fixture(
-		spec{label: "boxroot", samples: b},
-		spec{label: "ref", samples: noisy(4, 10, 2.681, 0.02)},
-		spec{label: "bx|boxed", samples: noisy(5, 3, 0.0107, 0.02)},
+		spec{Label: "boxroot", Samples: b},
+		spec{Label: "ref", Samples: noisy(4, 10, 2.681, 0.02)},
+		spec{Label: "bx|boxed", Samples: noisy(5, 3, 0.0107, 0.02)},
 	)
 	head := fixture(
-		spec{label: "boxroot", samples: scaled(b, 1.2)},
-		spec{label: "ref", samples: noisy(4, 10, 2.681, 0.02)},
-		spec{label: "bx|boxed", samples: noisy(6, 3, 0.0107, 0.02)},
+		spec{Label: "boxroot", Samples: scaled(b, 1.2)},
+		spec{Label: "ref", Samples: noisy(4, 10, 2.681, 0.02)},
+		spec{Label: "bx|boxed", Samples: noisy(6, 3, 0.0107, 0.02)},
 	)
 	head.Machine.CPUModel = "Other CPU"
 	c, err := analysis.CompareFiles(base, head, analysis.Options{Method: m, Threshold: 0.05, BaseName: "base.json", HeadName: "head.json"})

@@ -93,10 +93,11 @@ func headlineRelative(row analysis.Relative) string {
 // incumbentCell states a result against cgo-handle as a speed-up: the
 // incumbent's time over this result's.
 func incumbentCell(q analysis.Ratio) string {
-	if !q.OK || !(q.Ratio > 0) {
+	inv := q.Inverse()
+	if !inv.OK {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f", 1/q.Ratio)
+	return fmt.Sprintf("%.1f", inv.Ratio)
 }
 
 // commandLine is the command that measured f, with the binary's path

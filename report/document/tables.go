@@ -3,14 +3,12 @@ package document
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
 	"github.com/rootbench/rootbench/report"
 )
 
@@ -169,29 +167,24 @@ func (d *doc) gc(f *harness.File) {
 // configuration's successful runs.
 func (d *doc) counters(f *harness.File) {
 	type row struct {
-		label string
-		per   map[string][]float64
+		label   string
+		medians map[string]float64
 	}
 	var rows []row
 	nonzero := map[string]bool{}
 	all := map[string]bool{}
 	for i := range f.Results {
 		r := &f.Results[i]
-		per := map[string][]float64{}
-		for _, run := range r.Runs {
-			if run.Failed {
-				continue
-			}
-			for k, v := range run.Stats {
-				per[k] = append(per[k], float64(v))
-				all[k] = true
-				if v != 0 {
-					nonzero[k] = true
-				}
-			}
+		medians, nz := analysis.CounterMedians(r)
+		if len(medians) == 0 {
+			continue
 		}
-		if len(per) > 0 {
-			rows = append(rows, row{r.Label, per})
+		rows = append(rows, row{r.Label, medians})
+		for k := range medians {
+			all[k] = true
+		}
+		for k := range nz {
+			nonzero[k] = true
 		}
 	}
 	if len(rows) == 0 {
@@ -222,12 +215,12 @@ func (d *doc) counters(f *harness.File) {
 	for i, r := range rows {
 		cells[i] = []string{report.MdEscape(r.label)}
 		for _, k := range names {
-			xs := r.per[k]
-			if len(xs) == 0 {
+			m, ok := r.medians[k]
+			if !ok {
 				cells[i] = append(cells[i], report.Missing)
 				continue
 			}
-			cells[i] = append(cells[i], report.Fixed(stats.Median(slices.Sorted(slices.Values(xs))), -1))
+			cells[i] = append(cells[i], report.Fixed(m, -1))
 		}
 	}
 	d.tableOrNote(header, align, cells)

@@ -68,12 +68,13 @@
 // pass_ns). Every cell of a comparison gets the same Passes, so its runs do
 // equal work, and the results record passes among the parameters.
 //
-// Why: a pass of a few million cells lasts 10-20 ms for the fast cells, and
-// a fresh process's first pass pays fixed costs that do not scale with the
-// cells: first-touch page faults of the heap and the batch buffers, cold
-// caches and branch predictors, thread start-up, and the pass's one GC
-// cycle (about 2 MiB of batch buffers and stack nodes per pass, against the
-// 4 MiB initial heap goal, so one cycle more or less per pass, landing on
-// the measured path or not). The warm-up pass absorbs the first-time costs;
+// Why: a pass of a few million cells is short for the fast cells
+// (results/noise.md gives pass times), and a fresh process's first pass
+// pays fixed costs that do not scale with the cells: first-touch page
+// faults of the heap and the batch buffers, cold caches and branch
+// predictors, thread start-up, and the pass's one GC cycle (about 2 MiB of
+// batch buffers and stack nodes per pass, against the 4 MiB initial heap
+// goal, so one cycle more or less per pass, landing on the measured path
+// or not). The warm-up pass absorbs the first-time costs;
 // summing several passes averages the per-pass ones.
 package msgpass
