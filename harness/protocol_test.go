@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // Texts of the workers that predate --describe, as builds ff81315 to
@@ -558,4 +560,86 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
 	}
 	return string(out)
+}
+
+// MatchSides' contract, over any mix of the workers in the history and any
+// parameters: a match renders on every side, gives every side the same value
+// of each parameter it renders, runs one pass without a warm-up where a side
+// predates passes, and announces every change to what was asked in a note.
+func TestMatchSidesProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		kinds := map[string]func(string) *WorkerInfo{
+			"old":   func(n string) *WorkerInfo { return oldInfo(n, false) },
+			"mid":   func(n string) *WorkerInfo { return oldInfo(n, true) },
+			"new":   newInfo,
+			"newer": func(n string) *WorkerInfo { return newer(n, "shards", "1") },
+		}
+		kindNames := slices.Sorted(maps.Keys(kinds))
+		var sides []*WorkerInfo
+		for i := range rapid.IntRange(1, 3).Draw(t, "sides") {
+			k := rapid.SampledFrom(kindNames).Draw(t, "kind")
+			sides = append(sides, kinds[k](fmt.Sprintf("side%d (%s)", i, k)))
+		}
+		names := append(split(oldParams), ParamPasses, ParamWarmupPasses, "shards")
+		if rapid.Bool().Draw(t, "env spelling") {
+			names[slices.Index(names, "batch-size")] = "BATCH_SIZE"
+		}
+		params := map[string]string{}
+		for _, n := range names {
+			if v := rapid.SampledFrom([]string{"", "", "", "0", "1", "3", "64"}).Draw(t, n); v != "" {
+				params[n] = v
+			}
+		}
+		common, notes, err := MatchSides("msgpass", params, sides...)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
+			return
+		}
+		rendered := map[string]string{}
+		for _, s := range sides {
+			args, err := s.Args(WorkerRequest{Workload: "msgpass", Cell: "ocaml", Params: common})
+			if err != nil {
+				t.Fatalf("%s cannot render the match %v: %v", s.Name, common, err)
+			}
+			for _, a := range args {
+				if name, v, ok := strings.Cut(a, "="); ok {
+					if prev, seen := rendered[name]; seen && prev != v {
+						t.Fatalf("%s=%s on one side, %s on another", name, v, prev)
+					}
+					rendered[name] = v
+				}
+			}
+		}
+		asked, _ := canonicalParams(params)
+		if !maps.Equal(common, asked) && len(notes) == 0 {
+			t.Fatalf("asked %v, matched %v without a note", asked, common)
+		}
+		for _, s := range sides {
+			if _, before := s.fixed("msgpass", ParamPasses); before && common[ParamPasses] != "1" {
+				t.Fatalf("%s predates passes, but the match runs passes=%s", s.Name, common[ParamPasses])
+			}
+		}
+	})
+}
+
+// The handshake's parsers read what any program prints without panicking,
+// and accept only what a worker prints.
+func FuzzHandshakeParsers(f *testing.F) {
+	f.Add(oldHelp)
+	f.Add(`{"protocol":1,"workloads":{"msgpass":{"params":["niters"]}}}`)
+	f.Add("garbage\n{")
+	f.Fuzz(func(t *testing.T, s string) {
+		if info, ok := parseDescription(s); ok && (info.Protocol < 1 || len(info.Workloads) == 0) {
+			t.Fatalf("accepted a description without protocol or workloads: %+v", info)
+		}
+		if flags, ok := parseWorkerHelp(s); ok {
+			for _, want := range workerHelpFlags {
+				if !slices.Contains(flags, want) {
+					t.Fatalf("accepted help without --%s", want)
+				}
+			}
+		}
+	})
 }
