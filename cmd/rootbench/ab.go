@@ -137,11 +137,12 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 // abPlan is what the ab flags resolve to.
 type abPlan struct {
 	opts     harness.ABOptions
-	pin      string              // --pin, rendered into each side's worker arguments
-	repo     *gitrev.Repo        // with revisions: the repository they are built from
-	revs     []*revSide          // the sides given as revisions, built when the session starts
-	revOf    []int               // revs[i] is side revOf[i] (0 base, 1 head)
-	rule     analysis.Sequential // the sequential rule: looks, alpha per look, outcomes
+	pin      string                     // --pin, rendered into each side's worker arguments
+	repo     *gitrev.Repo               // with revisions: the repository they are built from
+	revs     []*revSide                 // the sides given as revisions, built when the session starts
+	revOf    []int                      // revs[i] is side revOf[i] (0 base, 1 head)
+	built    map[*harness.Side]*revSide // the sides built from revisions, for the header
+	rule     analysis.Sequential        // the sequential rule: looks, alpha per look, outcomes
 	format   string
 	export   string
 	gcTables bool
@@ -313,6 +314,10 @@ func (p *abPlan) buildSides(ctx context.Context) error {
 		if err := r.build(ctx, b, side); err != nil {
 			return err
 		}
+		if p.built == nil {
+			p.built = map[*harness.Side]*revSide{}
+		}
+		p.built[side] = r
 	}
 	return nil
 }
@@ -383,8 +388,8 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	if p.rule.Looks == nil {
 		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())
 	}
-	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%, each look tested at alpha %.3g\n",
-		describeSide(&o.Base), describeSide(&o.Head), len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.AlphaPerLook(p.rule.MaxLooks()))
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
+		describeSide(&o.Base, p.built), describeSide(&o.Head, p.built), len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
 	var exportErr error
 	if p.export != "" {
 		o.OnLook = func(f *harness.ABFile) {
@@ -547,10 +552,19 @@ func revision(t harness.Tool) string {
 	return r
 }
 
-// describeSide is "path [revision]" with its extra environment.
-func describeSide(s *harness.Side) string {
+// describeSide is "path [revision]", or for a side built from git
+// "revision subject (built from git)", with its extra environment.
+func describeSide(s *harness.Side, built map[*harness.Side]*revSide) string {
 	t, _ := harness.ToolOf(s.Executable, nil)
+	t.Modified = t.Modified || s.Modified
 	d := fmt.Sprintf("%s [%s]", s.Executable, revision(t))
+	if r := built[s]; r != nil {
+		what := "built from git"
+		if r.workTree {
+			what = "the work tree, built"
+		}
+		d = fmt.Sprintf("%s %s (%s)", revision(t), shortSubject(r.commit.Subject, 50), what)
+	}
 	if len(s.Env) > 0 {
 		d += " with " + strings.Join(s.Env, " ")
 	}
