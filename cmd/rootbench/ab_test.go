@@ -16,6 +16,10 @@ import (
 func TestABBadInputIsAUsageError(t *testing.T) {
 	self := os.Args[0]
 	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage")
+	if err := os.WriteFile(garbage, []byte("#!/bin/sh\necho 'hello, not a worker'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -28,6 +32,8 @@ func TestABBadInputIsAUsageError(t *testing.T) {
 		{[]string{"ab", "--base", self, "--variant", "cthread"}, "--workload callback"},
 		{[]string{"ab", "--base", self, "--workload", "callback", "--cell", "ocaml"}, "not a flag of the callback workload"},
 		{[]string{"ab", "--base", self, "--workload", "nosuch"}, "msgpass, callback"},
+		{[]string{"ab", "--base", "/bin/true", "--cell", "ocaml"}, "/bin/true: not a rootbench build"},
+		{[]string{"ab", "--base", garbage, "--cell", "ocaml"}, "not a rootbench build"},
 		{[]string{"ab", "--base", filepath.Join(dir, "nosuch")}, "no such file"},
 		{[]string{"ab", "--base", dir}, "a directory"},
 		{[]string{"ab", "--base", self, "--looks", "3,6"}, "even"},
