@@ -129,9 +129,6 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
 		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
 		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), bp.maxTime, 100*bp.rule.Threshold, bp.alpha)
-	if bp.format == "text" {
-		fmt.Fprintf(stdout, "%-13s  %-8s  %-40s  %-12s  %s\n", "step", "commit", "subject", "verdict", "estimate [interval], runs")
-	}
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,
 		Alpha:  bp.alpha,
@@ -258,14 +255,16 @@ func stepName(s bisect.Step) string {
 	return n
 }
 
-// stepLine is one step of the text report.
+// stepLine is one step of the text report, in two lines that fit 80
+// columns: the step, commit and subject; then the verdict with the tracked
+// rows' estimates and intervals, and the runs.
 func stepLine(s bisect.Step, o bisect.Outcome) string {
 	verdict := o.Verdict.String()
 	detail := o.Detail
 	if o.Err != nil {
 		verdict, detail = "error", o.Err.Error()
 	}
-	return fmt.Sprintf("%-13s  %-8s  %-40s  %-12s  %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 40), verdict, detail)
+	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 50), verdict, detail)
 }
 
 // shortSubject cuts a subject to n characters.
