@@ -7,7 +7,8 @@
 // The parent side is Execute (run control: warm-ups, run counts from a time
 // budget, interleaved or grouped order, timeouts, failures, interruption,
 // progress bar, per-round snapshots), ExecuteAB (two builds of rootbench in
-// one session; see "A/B sessions" below) and Summarize (statistics,
+// one session; see "A/B sessions" below), DescribeWorker and MatchSides (the
+// worker protocol: what each build's worker accepts; protocol.go) and Summarize (statistics,
 // outliers, warnings; see the stats subpackage; relative figures belong to
 // package analysis, which harness does not import). The worker side is
 // Measure (GC and memory figures around the workload), WriteWorkerLine and
@@ -47,23 +48,21 @@
 // # A/B sessions: when the data are examined
 //
 // Sampling until a test says "significant" and stopping there inflates the
-// false-alarm rate far beyond the test's alpha. ExecuteAB therefore consults
-// Decide only at planned looks: when every benchmark has ABOptions.Looks[k]
-// runs per side (sizes fixed before any data is seen, e.g. 10, 20, 40, 80),
-// and, if the budget ends between two planned looks, once more on the runs
-// made by then; the budget's look takes the place of the planned looks not
-// reached. So at most len(Looks) looks are ever made, and a caller that tests
-// each look at alpha/len(Looks) keeps the chance of any false alarm over the
-// whole session at most alpha by Bonferroni's inequality (a Pocock-like
-// constant split of alpha over the looks; conservative, since the looks are
-// positively correlated). Look.Of carries the divisor. The first planned
-// look is the minimum number of runs per side before anything is concluded.
+// false-alarm rate far beyond the test's alpha. ExecuteAB therefore asks its
+// SequentialRule (analysis.Sequential, which owns the false-alarm guarantee:
+// see analysis/sequential.go) only at planned looks: when every benchmark has
+// the planned runs per side (sizes fixed before any data is seen), and, if
+// the budget ends between two planned looks, once more on the runs made by
+// then; the budget's look takes the place of the planned looks not reached.
+// So a session makes at most as many looks as planned, and Look.Of carries
+// that number for the rule to split its alpha over. When the rule plans the
+// looks itself (PlannedLooks nil), the harness asks for the plan once, after
+// the first ABBA block (two rounds), with the runs per side the budget
+// allows at the pace measured so far: never with what the rounds measured.
 //
-// With ABOptions.AutoLooks the sizes are planned after the first ABBA block
-// (two rounds) from its pace alone, never from what it measured: the last
-// look at the runs per side the budget allows, each earlier one at half the
-// next, none below ABOptions.MinLook. So the budget is spent on the looks
-// that can happen, and Look.Of (the divisor) counts only those.
+// Both run and ab make their runs through one engine (engine.go), which owns
+// making and recording a run, progress, failure notices and building a
+// side's results file; run's scheduler (run.go) and ab's (ab.go) sit on it.
 //
 // The same first block sets how many pairs each benchmark makes per round:
 // round(slowest mean run / its mean run), 1 to 16 (balance), so that each
