@@ -139,7 +139,7 @@ type ABFile struct {
 	// BaseEnv and HeadEnv are the extra environments of each side's workers.
 	BaseEnv []string `json:"base_env,omitempty"`
 	HeadEnv []string `json:"head_env,omitempty"`
-	// PlannedLooks are the looks planned (ABOptions.Looks, or the
+	// PlannedLooks are the looks planned (the rule's fixed looks, or its
 	// automatic plan once made); MaxTimeNs the budget (0: none).
 	PlannedLooks []int   `json:"planned_looks"`
 	MaxTimeNs    int64   `json:"max_time_ns"`
@@ -273,10 +273,11 @@ func checkLooks(looks []int) error {
 // automatic plan.
 const autoPlanRounds = 2
 
-// ExecuteAB measures the benchmarks on both sides in ABBA order, consulting
-// Decide at the planned looks, until Decide says done, the last look is
-// made, the budget runs out or every benchmark failed (see the A/B sessions
-// comment above for the scheme and its error-rate argument). It returns the
+// ExecuteAB measures the benchmarks on both sides in ABBA order, asking the
+// rule to decide at the planned looks, until it says done, the last look is
+// made, the budget runs out or every benchmark failed (see "A/B sessions" in
+// the package documentation; the error-rate argument is the rule's,
+// analysis/sequential.go). It returns the
 // session's file; each side's File has its statistics computed. Failed runs
 // are recorded, not returned as errors. Invalid options return (nil, error)
 // before anything runs. When ctx is cancelled the running worker is killed,
