@@ -314,13 +314,14 @@ func TestCellsPairsAScanByParameters(t *testing.T) {
 }
 
 func TestParseThreshold(t *testing.T) {
-	for in, want := range map[string]float64{"5%": 0.05, "5": 0.05, "0.5%": 0.005, " 12.5 % ": 0.125, "100%": 1} {
+	for in, want := range map[string]float64{"5%": 0.05, "0.5%": 0.005, "12.5%": 0.125, "100%": 1, "1_000%": 10} {
 		got, err := ParseThreshold(in)
 		if err != nil || math.Abs(got-want) > 1e-12 {
 			t.Errorf("ParseThreshold(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "%", "five", "-5%", "0", "0%", "NaN", "Inf%", "5%%", "5x"} {
+	// What the number parser refuses (internal/parse), a bare number and zero.
+	for _, in := range []string{"", "%", "five", "-5%", "0", "0%", "NaN", "Inf%", "5%%", "5x", "0x1p3", "0x1p3%", "1e1%", "5", "500", " 12.5 % "} {
 		if _, err := ParseThreshold(in); err == nil {
 			t.Errorf("ParseThreshold(%q) accepted", in)
 		} else if !strings.Contains(err.Error(), "threshold") {

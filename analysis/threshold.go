@@ -2,26 +2,23 @@ package analysis
 
 import (
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
+
+	"github.com/rootbench/rootbench/internal/parse"
 )
 
-// ParseThreshold parses a regression threshold given in percent: "5%",
-// "5" (a bare number is percent too) or "0.5%", and returns it as a
-// fraction (0.05, 0.05, 0.005). It must be a finite number greater than 0.
+// ParseThreshold parses a regression threshold, a percentage such as "5%"
+// or "0.5%" (parse.Percent: digits with an optional fraction, '_' between
+// digits, then '%'), and returns it as a fraction (0.05, 0.005). It must
+// be greater than 0. A bare number is refused, since "5" could be 5% or
+// the fraction 5 (500%); so are signs, exponents, hexadecimal, Inf, NaN
+// and spaces. Every command's --fail-on-regression goes through it.
 func ParseThreshold(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	t = strings.TrimSpace(strings.TrimSuffix(t, "%"))
-	if t == "" {
-		return 0, fmt.Errorf("threshold %q: empty; expected a percentage such as 5%%, 5 or 0.5%%", s)
-	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
+	v, err := parse.Percent(s)
 	if err != nil {
-		return 0, fmt.Errorf("threshold %q: not a number; expected a percentage such as 5%%, 5 or 0.5%%", s)
+		return 0, fmt.Errorf("threshold: %w", err)
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, fmt.Errorf("threshold %q: must be a finite percentage greater than 0, such as 5%% (leave the flag out to turn the gate off)", s)
+	if v <= 0 {
+		return 0, fmt.Errorf("threshold %q: must be greater than 0%%, such as 5%%", s)
 	}
-	return v / 100, nil
+	return v, nil
 }

@@ -81,7 +81,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.exportMarkdown, "export-markdown", "", "write the summary as a Markdown table; - is stdout")
 	f.StringVar(&b.exportGoBench, "export-gobench", "", "write every run in the Go benchmark format (for benchstat); - is stdout")
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
-	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this (e.g. 5%), 3 when undecided")
+	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
 }
 
 // exportTarget is one requested export file.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +35,9 @@ excludes 0, and Holm's correction keeps the chance of any false alarm across
 the table at --alpha. --method benchstat reproduces benchstat exactly (no
 correction across rows).
 
---fail-on-regression T makes this a CI gate with three outcomes per row:
+--fail-on-regression T makes this a CI gate with three outcomes per row (T is
+a percentage with its '%': 5%, 0.5%; a bare number is refused, since 5 could
+mean 5% or the fraction 5):
 pass when the interval lies wholly below +T; regression when the change is
 significant and its estimate is beyond +T; otherwise inconclusive, with about
 how many more runs per side would decide it. No row passes merely because its
@@ -60,9 +60,9 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 				return usageErrorf("--method: %v", err)
 			}
 			if alpha != "" {
-				a, perr := strconv.ParseFloat(strings.TrimSpace(alpha), 64)
+				a, perr := parse.Decimal(alpha)
 				if perr != nil || !(a > 0 && a < 1) {
-					return usageErrorf("--alpha %q: expected a number strictly between 0 and 1, such as 0.05", alpha)
+					return usageErrorf("--alpha %q: expected a decimal number strictly between 0 and 1, such as 0.05", alpha)
 				}
 				o.Alpha = a
 			}
@@ -119,7 +119,7 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: text, markdown (a PR comment) or json (schema "+compare.JSONSchema+")")
 	f.StringVar(&cells, "cells", "", "compare two cells (labels) within one file: BASE,NEW")
-	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this (e.g. 5%), 3 when undecided, 0 when every row passes")
+	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided, 0 when every row passes")
 	f.StringVar(&method, "method", "hl", "statistics: hl (Hodges-Lehmann + Holm, the default) or benchstat (exactly benchstat's)")
 	f.StringVar(&alpha, "alpha", "", "error rate: across the table for hl, per row for benchstat (default 0.05)")
 	return cmd

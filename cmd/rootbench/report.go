@@ -23,7 +23,8 @@ the implementations' counters and charts in ns/cell or ns/call (callback
 files): mean per configuration with ±1σ error bars, box plots of every run, run
 progression to spot drift, and one line chart per scanned parameter.
 Configurations that several files share (two machines, a short and a long run)
-are first compared in one bar chart per workload.`,
+are first compared in one bar chart per workload. A file that holds no results
+is refused (exit 2).`,
 		Example: `  rootbench report results/msgpass.json -o results
   rootbench report laptop.json server.json -o /tmp/report`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,6 +37,9 @@ are first compared in one bar chart per workload.`,
 				f, err := harness.Load(a)
 				if err != nil {
 					return usageError(err)
+				}
+				if len(f.Results) == 0 {
+					return usageErrorf("%s holds no results: nothing to report (accepted: a results file with at least one result, as rootbench run and callback write)", a)
 				}
 				analysis.Annotate(f) // the relative figures REPORT.md shows
 				files = append(files, f)

@@ -114,7 +114,7 @@ cells are interleaved.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&rf.cells, "cell", "", "comma-separated cells to compare, or all (env CELL; default: every available cell; see 'rootbench list')")
+	f.StringVar(&rf.cells, "cell", "", "comma-separated cells to compare, each once (a cell named twice is refused), or all (env CELL; default: every available cell; see 'rootbench list')")
 	for _, w := range rf.workload {
 		f.Var(&w.value, w.name, fmt.Sprintf("%s (env %s)", w.help, w.env))
 	}
@@ -230,7 +230,9 @@ func (rf *runFlags) cellEntries(flags *pflag.FlagSet) ([]impls.Entry, string, er
 }
 
 // resolveCells resolves a --cell (or CELL) list; an empty list is an error,
-// not "every cell". The note says which cells "all" left out.
+// not "every cell", and so is a cell named twice (by its name or an
+// alias): each cell is one benchmark, run once per round. "all" with named
+// cells runs each of them once. The note says which cells "all" left out.
 func resolveCells(list string) ([]impls.Entry, string, error) {
 	if strings.TrimSpace(list) == "" {
 		return nil, "", fmt.Errorf("empty cell list %q: accepted: comma-separated cells (see 'rootbench list') or all", list)
@@ -242,6 +244,20 @@ func resolveCells(list string) ([]impls.Entry, string, error) {
 	entries, err := impls.Resolve(names)
 	if err != nil {
 		return nil, "", err
+	}
+	named := map[string]string{} // cell name -> how the list first named it
+	for _, n := range names {
+		if strings.EqualFold(n, "all") {
+			continue
+		}
+		e, err := impls.Lookup(n) // Resolve found every name
+		if err != nil {
+			return nil, "", err
+		}
+		if first, ok := named[e.Name]; ok {
+			return nil, "", fmt.Errorf("cell list %q names %s twice (%s, %s): list each cell once; for more runs of it, raise --runs", list, e.Name, first, n)
+		}
+		named[e.Name] = n
 	}
 	for _, n := range names {
 		if strings.EqualFold(strings.TrimSpace(n), "all") {

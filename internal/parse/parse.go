@@ -8,6 +8,7 @@
 package parse
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -90,6 +91,76 @@ func Count(name, s string) (int, error) {
 		return 0, fmt.Errorf("%s %s: too large (at most %d)", name, s, math.MaxInt)
 	}
 	return int(v), nil
+}
+
+const percentAccepted = "accepted: a percentage: digits with an optional fraction after '.', '_' allowed between digits, then '%' (e.g. 5%, 0.5%, 12.5%)"
+
+// Percent parses a percentage as users write a threshold and returns it as
+// a fraction ("5%" is 0.05): an unsigned decimal number (digits with an
+// optional fraction after '.', '_' allowed between digits, as Int allows
+// them) followed by '%'. It rejects a bare number, whose meaning is
+// ambiguous ("5": 5%, or 500% written as a fraction?), signs, exponents,
+// hexadecimal, Inf, NaN and spaces, with an error that quotes the input
+// and says what is accepted.
+func Percent(s string) (float64, error) {
+	body, hasPct := strings.CutSuffix(s, "%")
+	v, ok := decimal(body)
+	switch {
+	case ok && !hasPct:
+		return 0, fmt.Errorf("percentage %q lacks its '%%': write %s%% for %s percent, or %s%% if %s is a fraction; %s",
+			s, body, body, strconv.FormatFloat(100*v, 'f', -1, 64), body, percentAccepted)
+	case !ok:
+		return 0, fmt.Errorf("invalid percentage %q: %s", s, percentAccepted)
+	case math.IsInf(v, 0):
+		return 0, fmt.Errorf("percentage %q is too large: %s", s, percentAccepted)
+	}
+	return v / 100, nil
+}
+
+const decimalAccepted = "accepted: digits with an optional fraction after '.', '_' allowed between digits (e.g. 0.05)"
+
+// Decimal parses an unsigned decimal number as users write a level or a
+// fraction: digits with an optional fraction after '.' ("0.05", ".05",
+// "5."), '_' allowed between digits. It rejects signs, exponents,
+// hexadecimal, Inf, NaN, spaces and numbers beyond float64, with an error
+// that quotes the input and says what is accepted.
+func Decimal(s string) (float64, error) {
+	v, ok := decimal(s)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("invalid number %q: %s", s, decimalAccepted)
+	case math.IsInf(v, 0):
+		return 0, fmt.Errorf("number %q is too large: %s", s, decimalAccepted)
+	}
+	return v, nil
+}
+
+// decimal parses an unsigned decimal number: digits with an optional
+// fraction after '.' (either side may be empty, not both: "5", "0.5",
+// ".5", "5."), '_' allowed between digits. ok is false for anything else.
+// A number beyond float64 is +Inf.
+func decimal(s string) (v float64, ok bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" && frac == "" {
+		return 0, false
+	}
+	var parts [2]string
+	for i, p := range []string{whole, frac} {
+		if p == "" {
+			continue
+		}
+		if p[0] < '0' || p[0] > '9' { // no sign: stripUnderscores allows one
+			return 0, false
+		}
+		if parts[i], ok = stripUnderscores(p); !ok {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(cmp.Or(parts[0], "0")+"."+cmp.Or(parts[1], "0"), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false // unreachable for the digits checked above
+	}
+	return v, true
 }
 
 const durationAccepted = `accepted: a Go duration ("3s", "500ms", "1m30s") or plain seconds ("3", "0.5"), not negative`

@@ -269,3 +269,71 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for in, want := range map[string]float64{"5%": 0.05, "0.5%": 0.005, "12.5%": 0.125, ".5%": 0.005, "5.%": 0.05,
+		"1_000%": 10, "0%": 0, "100%": 1, "0_0.2_5%": 0.0025} {
+		got, err := Percent(in)
+		if err != nil || math.Abs(got-want) > 1e-15 {
+			t.Errorf("Percent(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "%", "5%%", "-5%", "+5%", "0x1p3%", "0x10%", "1e3%", "Inf%", "NaN%", " 5%", "5 %", "5% ",
+		"five%", "5x%", "1__0%", "_1%", "1_%", "1._5%", "1.2.3%", ".%", "٥%"} {
+		_, err := Percent(in)
+		if err == nil {
+			t.Errorf("Percent(%q): no error, want one", in)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, strconv.Quote(in)) || !strings.Contains(msg, "accepted") || strings.Contains(msg, "\n") {
+			t.Errorf("Percent(%q): error %q is not one line quoting the input and saying what is accepted", in, msg)
+		}
+	}
+	// A bare number is refused, and the error spells out both readings.
+	_, err := Percent("0.05")
+	if err == nil || !strings.Contains(err.Error(), "0.05%") || !strings.Contains(err.Error(), "5%") {
+		t.Errorf("Percent(\"0.05\") = %v, want an error offering 0.05%% and 5%%", err)
+	}
+	if _, err := Percent(strings.Repeat("9", 400) + "%"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Percent(400 nines) = %v, want too large", err)
+	}
+}
+
+// FuzzPercent: whatever Percent accepts is digits, '_', at most one '.'
+// and a final '%', and its value is strconv's reading of those digits
+// over 100.
+func FuzzPercent(f *testing.F) {
+	for _, s := range []string{"5%", "0.5%", "1_000.2_5%", "0x1p3%", "1e3%", "5", "-5%", ".5%", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Percent(s)
+		if err != nil {
+			return
+		}
+		body, ok := strings.CutSuffix(s, "%")
+		if !ok || strings.Count(body, ".") > 1 || strings.Trim(body, "0123456789_.") != "" {
+			t.Fatalf("Percent(%q) = %v: accepted something other than a decimal percentage", s, v)
+		}
+		want, perr := strconv.ParseFloat(strings.ReplaceAll(body, "_", ""), 64)
+		if perr != nil || math.Abs(v-want/100) > 1e-15*math.Max(1, want) {
+			t.Fatalf("Percent(%q) = %v, strconv reads %v (%v)", s, v, want, perr)
+		}
+	})
+}
+
+func TestDecimal(t *testing.T) {
+	for in, want := range map[string]float64{"0.05": 0.05, ".05": 0.05, "5.": 5, "1_000.000_1": 1000.0001, "0": 0} {
+		if got, err := Decimal(in); err != nil || got != want {
+			t.Errorf("Decimal(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", ".", "-0.05", "+1", "0x1p-5", "5e-2", "Inf", "NaN", " 0.05", "0.05 ", "0,05", "5%", strings.Repeat("9", 400)} {
+		_, err := Decimal(in)
+		if err == nil {
+			t.Errorf("Decimal(%q): no error, want one", in)
+		} else if msg := err.Error(); !strings.Contains(msg, strconv.Quote(in)) || !strings.Contains(msg, "accepted") {
+			t.Errorf("Decimal(%q): error %q does not quote the input and say what is accepted", in, msg)
+		}
+	}
+}
