@@ -9,9 +9,9 @@ import (
 	"github.com/rootbench/rootbench/harness"
 )
 
-// oneLine fails t unless r exited 2 with one line on stderr holding every
+// refusedInOneLine fails t unless r exited 2 with one line on stderr holding every
 // want.
-func oneLine(t *testing.T, r result, want ...string) {
+func refusedInOneLine(t *testing.T, r result, want ...string) {
 	t.Helper()
 	r.must(t, exitUsage)
 	msg := strings.TrimSpace(r.stderr)
@@ -41,15 +41,15 @@ func TestThresholdRefusedAlikeByEveryCommand(t *testing.T) {
 	for name, args := range commands {
 		for in, want := range map[string]string{"0x1p3": "accepted", "0x1p3%": "accepted", "500": "500%", "5": "5%", "1e1%": "accepted", "-5%": "accepted"} {
 			t.Run(name+" "+in, func(t *testing.T) {
-				oneLine(t, rootbench(t, nil, append(args, in)...), "--fail-on-regression", want)
+				refusedInOneLine(t, rootbench(t, nil, append(args, in)...), "--fail-on-regression", want)
 			})
 		}
 	}
 	// The bare number's refusal says it is ambiguous and what to write.
-	oneLine(t, rootbench(t, nil, "compare", base, base, "--fail-on-regression", "0x1p3"), "invalid percentage")
-	oneLine(t, rootbench(t, nil, "compare", base, base, "--fail-on-regression", "0.05"), "0.05%", "5%")
+	refusedInOneLine(t, rootbench(t, nil, "compare", base, base, "--fail-on-regression", "0x1p3"), "invalid percentage")
+	refusedInOneLine(t, rootbench(t, nil, "compare", base, base, "--fail-on-regression", "0.05"), "0.05%", "5%")
 	// compare's --alpha takes decimal numbers only, too.
-	oneLine(t, rootbench(t, nil, "compare", base, base, "--alpha", "0x1p-5"), "--alpha", "0x1p-5")
+	refusedInOneLine(t, rootbench(t, nil, "compare", base, base, "--alpha", "0x1p-5"), "--alpha", "0x1p-5")
 	if r := rootbench(t, nil, "compare", base, base, "--alpha", "0.01", "--fail-on-regression", "1_000%"); r.code == exitUsage {
 		t.Errorf("--alpha 0.01 --fail-on-regression 1_000%% refused:\n%s", r.stderr)
 	}
@@ -65,11 +65,11 @@ func TestReportRefusesAFileWithoutResults(t *testing.T) {
 	if f, err := harness.Load(empty); err != nil || len(f.Results) != 0 {
 		t.Fatalf("the empty file does not load as one without results: %v", err)
 	}
-	oneLine(t, rootbench(t, nil, "report", good, empty, "-o", out), "empty.json", "no results")
+	refusedInOneLine(t, rootbench(t, nil, "report", good, empty, "-o", out), "empty.json", "no results")
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("report wrote %s for a file without results (%v)", out, err)
 	}
-	oneLine(t, rootbench(t, nil, "compare", empty, empty), "no benchmark in common")
+	refusedInOneLine(t, rootbench(t, nil, "compare", empty, empty), "no benchmark in common")
 }
 
 // A cell named twice, by its name or an alias, in --cell or CELL, is
@@ -85,7 +85,7 @@ func TestCellNamedTwiceRefused(t *testing.T) {
 		{nil, []string{"ab", "--base", os.Args[0], "--cell", "boxroot,boxroot"}},
 	} {
 		t.Run(strings.Join(append(tc.env, tc.args...), " "), func(t *testing.T) {
-			oneLine(t, rootbench(t, tc.env, tc.args...), "twice", "list each cell once")
+			refusedInOneLine(t, rootbench(t, tc.env, tc.args...), "twice", "list each cell once")
 		})
 	}
 	// "all" with a named cell runs each once, as --help says.
