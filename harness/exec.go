@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rootbench/rootbench/internal/procgroup"
 )
 
 // Capture limits for a worker's output. A failed run's log holds what was
@@ -73,17 +75,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	// The worker leads its own process group, so that a timeout or an
 	// interruption kills it and anything it started, and so that a terminal's
 	// SIGINT reaches only the parent, which decides what to do.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		// os/exec calls Cancel only while Wait has not returned, so the
-		// group still exists unless the worker exited this very moment.
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if errors.Is(err, syscall.ESRCH) {
-			return os.ErrProcessDone
-		}
-		return err
-	}
-	cmd.WaitDelay = waitDelay
+	procgroup.Own(cmd, waitDelay)
 
 	run.StartedAt = time.Now()
 	if err := cmd.Start(); err != nil {

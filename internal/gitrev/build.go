@@ -16,8 +16,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/rootbench/rootbench/internal/procgroup"
 )
 
 // DefaultPackage is the package a Builder builds when Package is empty.
@@ -376,15 +377,7 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 	// SIGINT reaches only the caller (which cancels ctx) and a cancellation
 	// kills the compiler and linker too: an interrupted build must not be
 	// remembered as a failure of the commit.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if errors.Is(err, syscall.ESRCH) {
-			return os.ErrProcessDone
-		}
-		return err
-	}
-	cmd.WaitDelay = 10 * time.Second
+	procgroup.Own(cmd, 10*time.Second)
 	err := cmd.Run()
 	if err != nil {
 		if ctx.Err() != nil {
