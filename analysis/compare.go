@@ -155,6 +155,10 @@ type Row struct {
 	// estimate about the size of the threshold, which no practical number
 	// of runs settles).
 	MoreRuns int
+	// RuledOut is what the row's interval rules out, at Level, as one
+	// claim (RuleOut): filled once the gate has decided, from the interval
+	// the verdict and the gate read.
+	RuledOut RuledOut
 	// Warnings about this row (too few samples, mismatched parameters).
 	Warnings []string
 

@@ -89,9 +89,13 @@
 // beyond +T, and is otherwise inconclusive, with an estimate of how many
 // more runs per side would decide it (the interval's half-widths on the
 // log scale taken as shrinking with 1/sqrt(n)). No row passes merely
-// because its data are too noisy to see a change. The whole comparison
-// regresses when a row does, else is inconclusive when a row is, else
-// passes; Outcome.ExitCode maps this to 1, 3 and 0.
+// because its data are too noisy to see a change. Every row also states
+// what its interval rules out (Row.RuledOut, RuleOut): no slowdown beyond
+// the upper bound for a pass, a slowdown of at least the lower bound for a
+// regression, the range still possible for an undecided row, nothing when
+// the interval is unbounded. The whole comparison regresses when a row
+// does, else is inconclusive when a row is, else passes;
+// Outcome.ExitCode maps this to 1, 3 and 0.
 //
 // # Files
 //
@@ -100,6 +104,8 @@
 // (which results and runs a row compares), hodgeslehmann.go with shift.go
 // and paired.go (the default rank method), benchstat.go (benchstat's
 // medians and U test), holm.go (the correction across rows), gate.go (the
-// three outcomes), needed.go (the runs an inconclusive row still needs)
-// and compare.go (the entry points that put them together).
+// three outcomes), ruledout.go (what each row's interval rules out),
+// needed.go (the runs an inconclusive row still needs), describe.go (the
+// descriptive figures of a result's runs) and compare.go (the entry
+// points that put them together).
 package analysis

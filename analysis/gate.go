@@ -69,7 +69,8 @@ func (c *Comparison) Outcome() Outcome {
 	return Pass
 }
 
-// gate decides every row's Outcome under the threshold.
+// gate decides every row's Outcome under the threshold, and what its
+// interval rules out.
 func (c *Comparison) gate() {
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -84,5 +85,6 @@ func (c *Comparison) gate() {
 			r.Gate = Inconclusive
 			r.MoreRuns = c.moreRuns(r)
 		}
+		r.RuledOut = RuleOut(*r)
 	}
 }

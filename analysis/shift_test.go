@@ -150,6 +150,9 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 			if r.Gate != want {
 				t.Fatalf("%s: gate %q, want %q (interval [%v, %v], estimate %v, verdict %q)", r.Label, r.Gate, want, r.DeltaLo, r.DeltaHi, r.Delta, r.Verdict)
 			}
+			if err := ruledOutAgrees(r, o.Threshold); err != "" {
+				t.Fatalf("%s: %s", r.Label, err)
+			}
 		}
 	})
 }

@@ -82,7 +82,7 @@ func TestCompareGateOutcomes(t *testing.T) {
 	}
 	r = rootbench(t, nil, "compare", "--format", "json", "--fail-on-regression", "5%", base, slow)
 	r.must(t, 1)
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v2" || doc.Gate != "regression" {
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v3" || doc.Gate != "regression" {
 		t.Errorf("json: %v, schema %q gate %q", err, doc.Schema, doc.Gate)
 	}
 }

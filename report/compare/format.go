@@ -27,8 +27,9 @@ import (
 // JSONSchema is the version tag of the JSON comparison document (see
 // JSON). Version 2 added the method, the correction, each row's gate
 // outcome, level, adjusted p-value and runs still needed, and the
-// whole-table outcome.
-const JSONSchema = "rootbench-compare/v2"
+// whole-table outcome; version 3 each row's ruled_out (what its interval
+// rules out, analysis.RuledOut).
+const JSONSchema = "rootbench-compare/v3"
 
 // SummaryLine is the one-line outcome, the first line of the Markdown:
 // "1 slower, 0 faster, 2 unchanged; gate 5%: REGRESSION (boxroot +12.3%
@@ -101,22 +102,27 @@ func gateRule(c *analysis.Comparison) string {
 
 // Text writes the comparison as an aligned table: one row per
 // configuration with both medians, the delta with its interval, the
-// p-value, the verdict (and the gate), closed by the geomean; then the
-// method, the summary line and every warning. It is TextWidth with no
+// p-value, the verdict (and the gate) and the conclusion (what the row
+// rules out, Conclusion), closed by the geomean; then the method, the
+// summary line and every warning. It is TextWidth with no
 // terminal width.
 func Text(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 0) }
 
 // TextWidth is Text for a terminal cols columns wide (0: unknown, or not a
-// terminal): when the table is wider, the gate column leaves out the runs
-// an inconclusive row still needs (the summary line states them), and the
-// method, summary and warning lines wrap at spaces.
+// terminal): when the table is wider, it leaves out the runs an
+// inconclusive row still needs from the gate column (the summary line
+// states them), then the p column, then the delta interval (textLayout),
+// never the conclusion; the method, summary and warning lines wrap at
+// spaces.
 func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s\n", report.WrapWords(fmt.Sprintf("%s: base = %s, head = %s; %s%s",
 		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c)), cols, 0, "  "))
-	table, err := report.FirstFit(cols,
-		func() (string, error) { return textTable(c, false) },
-		func() (string, error) { return textTable(c, true) })
+	var layouts []func() (string, error)
+	for _, l := range textLayouts {
+		layouts = append(layouts, func() (string, error) { return textTable(c, l) })
+	}
+	table, err := report.FirstFit(cols, layouts...)
 	if err != nil {
 		return err
 	}
@@ -135,16 +141,55 @@ func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	return nil
 }
 
-// textTable renders Text's table; short leaves the runs still needed out
-// of the gate cells.
-func textTable(c *analysis.Comparison, short bool) (string, error) {
+// textLayout is how much of Text's table a terminal's width leaves: the
+// widest layout shows every column; narrower ones leave out, in turn, the
+// runs still needed from the gate cells (the summary line keeps them),
+// the p column (the Markdown details keep it) and the delta interval
+// (the conclusion column states its bound that matters). The conclusion
+// stays: every row says what it ruled out.
+type textLayout struct{ shortGate, noP, noInterval bool }
+
+// textLayouts are the layouts, widest first.
+var textLayouts = []textLayout{{}, {shortGate: true}, {shortGate: true, noP: true}, {shortGate: true, noP: true, noInterval: true}}
+
+// textTable renders Text's table in layout l.
+func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 	var buf bytes.Buffer
 	gate := c.Threshold > 0
-	header := []any{"benchmark", "base", "head", "delta", "delta interval", "p", "verdict"}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft}
+	type column struct {
+		head  string
+		align tw.Align
+		cell  func(r analysis.Row) string
+		foot  func() string
+	}
+	none := func() string { return "" }
+	cols := []column{
+		{"benchmark", tw.AlignLeft, func(r analysis.Row) string { return rowName(c, r) }, func() string { return "geomean" }},
+		{"base", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Base) }, func() string { return seconds(c.Geomean.Base) }},
+		{"head", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Head) }, func() string { return seconds(c.Geomean.Head) }},
+		{"delta", tw.AlignRight, func(r analysis.Row) string { return pct(r.Delta, 2) }, func() string { return pct(c.Geomean.Delta, 2) }},
+	}
+	if !l.noInterval {
+		cols = append(cols, column{"delta interval", tw.AlignLeft, interval, none})
+	}
+	if !l.noP {
+		cols = append(cols, column{"p", tw.AlignLeft, func(r analysis.Row) string { return pValue(c, r) }, none})
+	}
+	cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
 	if gate {
-		header = append(header, "gate "+pctPlain(c.Threshold))
-		align = append(align, tw.AlignLeft)
+		cols = append(cols, column{"gate " + pctPlain(c.Threshold), tw.AlignLeft, func(r analysis.Row) string {
+			if l.shortGate && r.Gate == analysis.Inconclusive {
+				return "inconclusive"
+			}
+			return gateText(r)
+		}, none})
+	}
+	cols = append(cols, column{"conclusion", tw.AlignLeft, Conclusion, none})
+	var header []any
+	var align []tw.Align
+	for _, col := range cols {
+		header = append(header, col.head)
+		align = append(align, col.align)
 	}
 	t := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
@@ -164,22 +209,18 @@ func textTable(c *analysis.Comparison, short bool) (string, error) {
 	)
 	t.Header(header...)
 	for _, r := range c.Rows {
-		cells := []any{rowName(c, r), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), pValue(c, r), string(r.Verdict)}
-		if gate {
-			g := gateText(r)
-			if short && r.Gate == analysis.Inconclusive {
-				g = "inconclusive"
-			}
-			cells = append(cells, g)
+		var cells []any
+		for _, col := range cols {
+			cells = append(cells, col.cell(r))
 		}
 		if err := t.Append(cells...); err != nil {
 			return "", fmt.Errorf("compare: text table: %w", err)
 		}
 	}
 	if c.Geomean.OK {
-		foot := []any{"geomean", seconds(c.Geomean.Base), seconds(c.Geomean.Head), pct(c.Geomean.Delta, 2), "", "", ""}
-		if gate {
-			foot = append(foot, "")
+		var foot []any
+		for _, col := range cols {
+			foot = append(foot, col.foot())
 		}
 		t.Footer(foot...)
 	}
@@ -263,9 +304,39 @@ func gateText(r analysis.Row) string {
 	return ""
 }
 
+// Conclusion is a row's conclusion cell: what its interval rules out, as
+// analysis.RuleOut puts it ("no slowdown beyond +3.1%", "faster by at
+// least 1.2%", "slower by at least 6.2%", "-1.2% to +7.9% still
+// possible", "nothing ruled out yet"). A row whose RuledOut was not
+// filled (built by a rule other than analysis's Compare functions) is
+// read with analysis.RuleOut.
+func Conclusion(r analysis.Row) string {
+	ro := r.RuledOut
+	if ro.Claim == "" {
+		ro = analysis.RuleOut(r)
+	}
+	switch ro.Claim {
+	case analysis.NoSlowdownBeyond:
+		return "no slowdown beyond " + bound(ro.Bound)
+	case analysis.FasterByAtLeast:
+		return "faster by at least " + magnitude(ro.Bound)
+	case analysis.SlowerByAtLeast:
+		return "slower by at least " + magnitude(ro.Bound)
+	case analysis.StillPossible:
+		return bound(ro.Lo) + " to " + bound(ro.Hi) + " still possible"
+	}
+	return "nothing ruled out yet"
+}
+
+// magnitude is bound without its sign: the size of a change.
+func magnitude(v float64) string {
+	return strings.TrimPrefix(bound(math.Abs(v)), "+")
+}
+
 // Markdown writes the comparison ready to post as a pull-request comment:
-// the summary line, the table, then the details (method, gate rule,
-// warnings, tests, machines, parameters) in a collapsed <details> block.
+// the summary line, the table (with each row's conclusion, as Text), then
+// the details (method, gate rule, warnings, tests, machines, parameters)
+// in a collapsed <details> block.
 // Every table goes through tablewriter's Markdown renderer.
 func Markdown(w io.Writer, c *analysis.Comparison) error {
 	var b bytes.Buffer
@@ -279,6 +350,8 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		header = append(header, "gate "+pctPlain(c.Threshold))
 		align = append(align, tw.AlignLeft)
 	}
+	header = append(header, "conclusion")
+	align = append(align, tw.AlignLeft)
 	var rows [][]string
 	for _, r := range c.Rows {
 		verdict := string(r.Verdict)
@@ -293,14 +366,14 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 			}
 			row = append(row, g)
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, Conclusion(r)))
 	}
 	if c.Geomean.OK {
 		row := []string{"*geomean*", seconds(c.Geomean.Base), seconds(c.Geomean.Head), pct(c.Geomean.Delta, 2), "", ""}
 		if gate {
 			row = append(row, "")
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, ""))
 	}
 	if err := report.MarkdownTable(&b, header, rows, align); err != nil {
 		return fmt.Errorf("compare: markdown: %w", err)
@@ -444,8 +517,12 @@ func machineRows(b, h analysis.Side) [][3]string {
 //	rows [{label, base_label, cell, params, basis ("time", "per cell"),
 //	base/head {median, lo, hi, confidence, n, failed}, delta, delta_lo,
 //	delta_hi, level, p, p_adjusted, alpha, verdict ("faster", "slower",
-//	"~"), gate, more_runs, pairs (paired rows), warnings}], geomean {base, head, delta},
-//	only_base, only_head, warnings.
+//	"~"), gate, more_runs, pairs (paired rows), ruled_out {claim
+//	("no-slowdown-beyond", "faster-by-at-least", "slower-by-at-least",
+//	"still-possible", "nothing"), bound (the claim's figure; omitted for
+//	still-possible and nothing), lo, hi (the changes still possible),
+//	level, more_runs (inconclusive rows), text (Conclusion)}, warnings}],
+//	geomean {base, head, delta}, only_base, only_head, warnings.
 //
 // Fractions are fractions (0.05 for 5%), times seconds (per unit of work
 // on a row whose basis says so). Infinite interval bounds (too few runs)
@@ -458,6 +535,15 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Confidence float64  `json:"confidence"`
 		N          int      `json:"n"`
 		Failed     int      `json:"failed"`
+	}
+	type ruledOut struct {
+		Claim    analysis.Claim `json:"claim"`
+		Bound    *float64       `json:"bound,omitempty"`
+		Lo       *float64       `json:"lo"`
+		Hi       *float64       `json:"hi"`
+		Level    float64        `json:"level"`
+		MoreRuns int            `json:"more_runs,omitempty"`
+		Text     string         `json:"text"`
 	}
 	type row struct {
 		Label     string            `json:"label"`
@@ -478,6 +564,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Gate      analysis.Outcome  `json:"gate"`
 		MoreRuns  int               `json:"more_runs,omitempty"`
 		Pairs     int               `json:"pairs,omitempty"`
+		RuledOut  ruledOut          `json:"ruled_out"`
 		Warnings  []string          `json:"warnings,omitempty"`
 	}
 	type side struct {
@@ -525,11 +612,22 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		OnlyBase: c.OnlyBase, OnlyHead: c.OnlyHead, Warnings: c.Warnings,
 	}
 	for _, r := range c.Rows {
+		ro := r.RuledOut
+		if ro.Claim == "" {
+			ro = analysis.RuleOut(r)
+		}
+		var b *float64
+		switch ro.Claim {
+		case analysis.NoSlowdownBeyond, analysis.FasterByAtLeast, analysis.SlowerByAtLeast:
+			b = harness.FiniteOrNil(ro.Bound)
+		}
 		o.Rows = append(o.Rows, row{
 			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params, Basis: r.Basis,
 			Base: sum(r.Base), Head: sum(r.Head),
 			Delta: r.Delta, DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi), Level: r.Level,
 			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs,
+			RuledOut: ruledOut{Claim: ro.Claim, Bound: b, Lo: harness.FiniteOrNil(ro.Lo), Hi: harness.FiniteOrNil(ro.Hi),
+				Level: ro.Level, MoreRuns: ro.MoreRuns, Text: Conclusion(r)},
 			Warnings: r.Warnings,
 		})
 	}

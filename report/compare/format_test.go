@@ -68,10 +68,10 @@ func TestText(t *testing.T) {
 		return ""
 	}
 	for prefix, wants := range map[string][]string{
-		"benchmark": {"base", "head", "delta", "delta interval", "p", "verdict", "gate 5%"},
-		"boxroot":   {"1.6", "s ", "+20.00%", "p=0.000 n=10", "slower", "REGRESSION"},
-		"ref":       {"+0.00%", "p=1.000 n=10", "~", "pass"},
-		"bx|boxed":  {"ms", "[-∞, +∞]", "n=3", "inconclusive (+"},
+		"benchmark": {"base", "head", "delta", "delta interval", "p", "verdict", "gate 5%", "conclusion"},
+		"boxroot":   {"1.6", "s ", "+20.00%", "p=0.000 n=10", "slower", "REGRESSION", "slower by at least " + magnitude(c.Rows[0].DeltaLo)},
+		"ref":       {"+0.00%", "p=1.000 n=10", "~", "pass", "no slowdown beyond " + bound(c.Rows[1].DeltaHi)},
+		"bx|boxed":  {"ms", "[-∞, +∞]", "n=3", "inconclusive (+", "nothing ruled out yet"},
 		"geomean":   {"%"},
 	} {
 		l := row(prefix)
@@ -155,10 +155,13 @@ func TestMarkdown(t *testing.T) {
 			}
 		}
 	}
-	if r := rows["boxroot"]; len(r) != 7 || r[5] != "**slower**" || r[6] != "**REGRESSION**" {
+	if r := rows["boxroot"]; len(r) != 8 || r[5] != "**slower**" || r[6] != "**REGRESSION**" || r[7] != Conclusion(c.Rows[0]) {
 		t.Errorf("boxroot row %q", r)
 	}
-	if r := rows[`bx\|boxed`]; len(r) != 7 || !strings.HasPrefix(r[6], "inconclusive (+") {
+	if r := rows["ref"]; len(r) != 8 || r[6] != "pass" || !strings.HasPrefix(r[7], "no slowdown beyond +") {
+		t.Errorf("ref row %q", r)
+	}
+	if r := rows[`bx\|boxed`]; len(r) != 8 || !strings.HasPrefix(r[6], "inconclusive (+") || r[7] != "nothing ruled out yet" {
 		t.Errorf("bx|boxed row %q (escaped label)", r)
 	}
 	if r := rows["CPU"]; len(r) != 3 || r[1] != "Test CPU" || r[2] != "Other CPU" {
@@ -175,7 +178,7 @@ func TestMarkdown(t *testing.T) {
 	}
 	// Every row of the main table has the header's number of columns.
 	for _, l := range strings.Split(out[table:details], "\n") {
-		if cells := mdCells(l); l != "" && len(cells) != 7 {
+		if cells := mdCells(l); l != "" && len(cells) != 8 {
 			t.Errorf("table row with a wrong column count: %q", l)
 		}
 	}
@@ -208,6 +211,14 @@ func TestJSON(t *testing.T) {
 			DeltaHi   *float64 `json:"delta_hi"`
 			PAdjusted float64  `json:"p_adjusted"`
 			Base      struct{ Median, Lo *float64 }
+			RuledOut  struct {
+				Claim    string
+				Bound    *float64
+				Lo, Hi   *float64
+				Level    float64
+				MoreRuns int `json:"more_runs"`
+				Text     string
+			} `json:"ruled_out"`
 		}
 		Geomean  *struct{ Delta float64 }
 		Warnings []string
@@ -229,6 +240,49 @@ func TestJSON(t *testing.T) {
 	}
 	if len(got.Warnings) != len(c.Warnings) {
 		t.Errorf("%d warnings in JSON, %d in the comparison", len(got.Warnings), len(c.Warnings))
+	}
+	// Each row says what it ruled out: the regression its least slowdown,
+	// the pass its largest, the row with too few runs nothing.
+	for i, want := range []struct {
+		claim analysis.Claim
+		bound *float64
+	}{{analysis.SlowerByAtLeast, &c.Rows[0].DeltaLo}, {analysis.NoSlowdownBeyond, &c.Rows[1].DeltaHi}, {analysis.NothingRuledOut, nil}} {
+		ro := got.Rows[i].RuledOut
+		if ro.Claim != string(want.claim) || (ro.Bound == nil) != (want.bound == nil) || want.bound != nil && *ro.Bound != *want.bound ||
+			ro.Level != c.Rows[i].Level || ro.Text != Conclusion(c.Rows[i]) {
+			t.Errorf("row %d ruled_out %+v, want claim %s bound %v at level %v", i, ro, want.claim, want.bound, c.Rows[i].Level)
+		}
+	}
+	if bx := got.Rows[2].RuledOut; bx.Lo != nil || bx.Hi != nil || bx.MoreRuns != c.Rows[2].MoreRuns || bx.MoreRuns < 1 {
+		t.Errorf("too few runs: ruled_out %+v, want no bounds and the runs still needed", bx)
+	}
+}
+
+// TestConclusion pins each claim's wording, with the runs an undecided
+// row needs left to the gate cell and the summary line.
+func TestConclusion(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		row  analysis.Row
+		want string
+	}{
+		{analysis.Row{DeltaLo: -0.02, DeltaHi: 0.031, Gate: analysis.Pass}, "no slowdown beyond +3.1%"},
+		{analysis.Row{DeltaLo: -0.2, DeltaHi: -0.012, Gate: analysis.Pass}, "faster by at least 1.2%"},
+		{analysis.Row{DeltaLo: 0.062, DeltaHi: 0.2, Gate: analysis.Regression}, "slower by at least 6.2%"},
+		{analysis.Row{DeltaLo: -0.012, DeltaHi: 0.079, Gate: analysis.Inconclusive, MoreRuns: 12}, "-1.2% to +7.9% still possible"},
+		{analysis.Row{DeltaLo: 0.00004, DeltaHi: 0.079, Gate: analysis.Inconclusive}, "+0.004% to +7.9% still possible"},
+		{analysis.Row{DeltaLo: -inf, DeltaHi: inf, Gate: analysis.Inconclusive}, "nothing ruled out yet"},
+		{analysis.Row{DeltaLo: -0.01, DeltaHi: 0.02, Gate: analysis.GateOff}, "-1.0% to +2.0% still possible"},
+	} {
+		if got := Conclusion(tc.row); got != tc.want {
+			t.Errorf("Conclusion(%+v) = %q, want %q", tc.row, got, tc.want)
+		}
+		// A filled RuledOut and one read on the fly say the same.
+		filled := tc.row
+		filled.RuledOut = analysis.RuleOut(filled)
+		if got := Conclusion(filled); got != tc.want {
+			t.Errorf("Conclusion of the filled row = %q, want %q", got, tc.want)
+		}
 	}
 }
 
@@ -290,6 +344,27 @@ func TestTextWidth(t *testing.T) {
 	out := narrow.String()
 	if strings.Contains(out, "inconclusive (+") || !strings.Contains(out, "inconclusive") {
 		t.Errorf("narrow gate cells should read plain inconclusive:\n%s", out)
+	}
+	// Every row keeps its conclusion, however narrow the terminal.
+	for _, r := range c.Rows {
+		if !strings.Contains(out, Conclusion(r)) {
+			t.Errorf("narrow output lacks %s's conclusion %q:\n%s", r.Label, Conclusion(r), out)
+		}
+	}
+	// Each layout fits where the one before it does not: a terminal as
+	// wide as a layout gets that layout.
+	for i, l := range textLayouts {
+		want, err := textTable(c, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := TextWidth(&b, c, report.TextWidth(want)); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), string(trimLines([]byte(want)))) {
+			t.Errorf("layout %d (%+v) not chosen at its own width %d:\n%s", i, l, report.TextWidth(want), b.String())
+		}
 	}
 	if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(SummaryLine(c)), " ")) {
 		t.Errorf("narrow output lost words of the summary line:\n%s", out)
