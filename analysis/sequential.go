@@ -132,6 +132,7 @@ func (s *Sequential) Judge(base, head *harness.File, of int) (*Comparison, error
 			r.Gate = Inconclusive
 			r.MoreRuns = 0
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%d base run(s) failed: undecided", r.Base.Failed))
+			r.RuledOut = RuleOut(*r)
 		}
 	}
 	return c, nil
@@ -254,8 +255,14 @@ func (s *Sequential) gateRecord(c *Comparison, of int) *harness.ABGate {
 		Outcome: string(c.Outcome()),
 	}
 	for _, r := range c.Rows {
-		g.Rows = append(g.Rows, harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
-			Delta: harness.FiniteOrNil(r.Delta), DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi)})
+		row := harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
+			Delta: harness.FiniteOrNil(r.Delta), DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi),
+			Claim: string(r.RuledOut.Claim)}
+		switch r.RuledOut.Claim {
+		case NoSlowdownBeyond, FasterByAtLeast, SlowerByAtLeast:
+			row.Bound = harness.FiniteOrNil(r.RuledOut.Bound)
+		}
+		g.Rows = append(g.Rows, row)
 	}
 	return g
 }

@@ -176,6 +176,11 @@ type ABGateRow struct {
 	Delta   *float64 `json:"delta,omitempty"`
 	DeltaLo *float64 `json:"delta_lo,omitempty"`
 	DeltaHi *float64 `json:"delta_hi,omitempty"`
+	// Claim is what the row's interval rules out (analysis.Claim: e.g.
+	// "no-slowdown-beyond" with Bound +0.031), so that an undecided row
+	// still says what it excluded; Bound is its figure as a fraction.
+	Claim string   `json:"claim,omitempty"`
+	Bound *float64 `json:"bound,omitempty"`
 }
 
 // ABLog records one look of an A/B session.

@@ -32,7 +32,7 @@ var callbackOnly = []string{"variant", "handle", "threads", "calls"}
 // register adds the workload flags to f.
 func (w *abWorkload) register(f *pflag.FlagSet) {
 	w.rf.workload = msgpassFlags()
-	f.StringVar(&w.rf.cells, "cell", "", "comma-separated cells to compare, or all (env CELL; default: every available cell)")
+	f.StringVar(&w.rf.cells, "cell", "", "comma-separated cells to compare, each once, or all (env CELL; default: every available cell)")
 	for _, wf := range w.rf.workload {
 		f.Var(&wf.value, wf.name, fmt.Sprintf("%s (env %s)", wf.help, wf.env))
 	}

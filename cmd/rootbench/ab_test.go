@@ -91,6 +91,11 @@ func TestABSameBuildTwice(t *testing.T) {
 	if f.Base.Partial || f.Head.Partial || len(f.Looks) == 0 || f.Looks[len(f.Looks)-1].Runs < 4 {
 		t.Fatalf("export: partial %v/%v, looks %+v", f.Base.Partial, f.Head.Partial, f.Looks)
 	}
+	for _, row := range f.Gate.Rows {
+		if row.Claim == "" {
+			t.Errorf("gate row %s records no claim of what it ruled out", row.Label)
+		}
+	}
 	if (r.code == 0) != (f.Stopped == harness.StopDecided) {
 		t.Errorf("exit %d but stopped %q", r.code, f.Stopped)
 	}
