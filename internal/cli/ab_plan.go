@@ -41,7 +41,7 @@ func (w *abWorkload) register(f *pflag.FlagSet) {
 	f.StringVar(&w.kind, "workload", "msgpass", "the workload both sides run: msgpass (cells; the flags of 'run') or callback (the flags of 'callback': --variant, --handle, --threads, --calls)")
 	w.threads, w.calls = callbackFlag("threads", "1"), callbackFlag("calls", "1_000_000")
 	f.StringVar(&w.variants, "variant", "cthread", "callback workload: comma-separated variants: "+strings.Join(callback.Variants(), ", "))
-	f.StringVar(&w.handles, "handle", "none,cgo-handle,boxroot-handle", "callback workload: comma-separated handle kinds each call carries: "+strings.Join(callback.Handles(), ", "))
+	f.StringVar(&w.handles, "handle", "none,cgo-handle,boxroot-handle", "callback workload: comma-separated handle kinds each call carries: "+strings.Join(handleChoices(), ", "))
 	f.Var(w.threads, "threads", "callback workload: C threads calling at once")
 	f.Var(w.calls, "calls", "callback workload: calls per run, over all threads")
 }

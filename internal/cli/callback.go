@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/impls"
 	"github.com/rootbench/rootbench/internal/parse"
 	"github.com/rootbench/rootbench/workload/callback"
 )
@@ -46,11 +47,17 @@ processes, interleaved runs, statistics, relative table, exports.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&variants, "variant", strings.Join(callback.Variants(), ","), "comma-separated variants: "+strings.Join(callback.Variants(), ", "))
-	f.StringVar(&handles, "handle", "none", "comma-separated handle kinds each call carries: "+strings.Join(callback.Handles(), ", "))
+	f.StringVar(&handles, "handle", "none", "comma-separated handle kinds each call carries: "+strings.Join(handleChoices(), ", "))
 	f.Var(threads, "threads", "C threads calling at once (total throughput)")
 	f.Var(calls, "calls", "calls per run, over all threads")
 	bf.register(cmd)
 	return cmd
+}
+
+// handleChoices are the names --handle accepts: none and every registered
+// handle.
+func handleChoices() []string {
+	return append([]string{callback.HandleNone}, impls.HandleNames()...)
 }
 
 // callbackFlag is a numeric callback parameter, checked by callback.Params.Set.
@@ -69,6 +76,13 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 	hs, err := parse.List(handles)
 	if err != nil {
 		return fmt.Errorf("--handle: %w", err)
+	}
+	for _, h := range hs {
+		if !strings.EqualFold(strings.TrimSpace(h), callback.HandleNone) {
+			if _, err := impls.RootHandleFor(h); err != nil {
+				return fmt.Errorf("--handle: %w", err)
+			}
+		}
 	}
 	base := callback.DefaultParams()
 	if err := base.Set("threads", threads); err != nil {

@@ -73,7 +73,7 @@ func writeList(w io.Writer) error {
 		return fmt.Errorf("list: %w", err)
 	}
 	fmt.Fprintf(w, "\nCallback variants (rootbench callback --variant):\n  %s\n", strings.Join(callback.Variants(), ", "))
-	fmt.Fprintf(w, "Callback handles (rootbench callback --handle):\n  %s\n", strings.Join(callback.Handles(), ", "))
+	fmt.Fprintf(w, "Callback handles (rootbench callback --handle):\n  %s\n", strings.Join(handleChoices(), ", "))
 	if !callback.Available {
 		fmt.Fprintf(w, "The callback workload is unavailable:\n  %s\n", callback.Unavailable)
 	}

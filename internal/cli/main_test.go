@@ -206,6 +206,8 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{args: []string{"run", "--parameter-list", "nosuch=1,2"}, want: []string{"nosuch", "batch-size"}},
 		{args: []string{"run", "--nosuch-flag"}, want: []string{"unknown flag"}},
 		{args: []string{"callback", "--variant", "telepathy"}, want: callbackRefusal("telepathy", "pipe")},
+		{args: []string{"callback", "--handle", "none,magic"}, want: callbackRefusal(`"magic"`, "unknown handle", "boxroot-handle")},
+		{args: []string{"callback", "--handle", "ref"}, want: callbackRefusal(`"ref"`, "no drop-in handle API", "boxroot-handle")},
 		{args: []string{"compare", "only-one.json"}, want: []string{"two results files"}},
 		{args: []string{"compare", "missing-a.json", "missing-b.json"}, want: []string{"missing-a.json"}},
 		{args: []string{"nosuchcommand"}, want: []string{"unknown command"}},
