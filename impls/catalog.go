@@ -1,9 +1,18 @@
 // Package impls is the catalog of root-handle implementations: it maps a
 // cell name (or alias) to the implementation, its description and whether
-// this build can run it, and binds each implementation to the workloads.
+// this build can run it, and binds each implementation to the workloads. It
+// also maps the callback workload's handle names to their RootHandle.
 //
-// Each implementation lives in its own package under impls/ and imports only
-// cell; this package is the one place that knows them all.
+// The catalog is filled by registration, one path for everyone: the
+// built-in cells and handles register at package initialisation
+// (builtin.go) through Register and RegisterHandle, the functions an
+// outside program calls (directly, or through the root package rootbench's
+// WithCell and WithHandle) before it runs the CLI. Register is generic over
+// the cell type: it instantiates the message-passing workload for it, so the
+// catalog itself holds no cell type.
+//
+// Each built-in implementation lives in its own package under impls/ and
+// imports only cell; this package is the one place that knows them all.
 //
 // Test builds (tag rootbench_faulty) add the deliberately broken cells of
 // impls/faulty, hidden from listings, and honour SlowEnv, a planted slowdown
@@ -15,13 +24,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rootbench/rootbench/cell"
 	"github.com/rootbench/rootbench/impls/boxroot"
-	"github.com/rootbench/rootbench/impls/bxboxed"
-	"github.com/rootbench/rootbench/impls/generational"
-	"github.com/rootbench/rootbench/impls/ocaml"
-	"github.com/rootbench/rootbench/impls/ref"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
@@ -35,17 +41,18 @@ type Entry struct {
 	Description string
 	// Unavailable says why this build cannot run the cell ("" when it can).
 	Unavailable string
-	// Ablation marks boxroot's ablation variants (boxroot:<variant>).
+	// Ablation marks boxroot's ablation variants (boxroot:<variant>): listed
+	// and in "all", but not in the default set.
 	Ablation bool
 	// Hidden marks test-only cells (built only with the rootbench_faulty
 	// tag): never listed, never in the default set, reachable only by their
 	// exact name.
 	Hidden bool
+	// Builtin marks the cells of this repository, registered by package
+	// impls itself; cells a program registers have Builtin false.
+	Builtin bool
 
-	// rootHandle is the cell's drop-in handle API, if it has one (see
-	// RootHandleFor).
-	rootHandle RootHandle
-	run        func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
+	run func(ctx context.Context, p msgpass.Params) (msgpass.Result, error)
 }
 
 // Available reports whether this build can run the cell.
@@ -64,9 +71,31 @@ func (e Entry) RunMsgPass(ctx context.Context, p msgpass.Params) (msgpass.Result
 	return res, nil
 }
 
+// Register adds a cell to the catalog: name (and any aliases) then selects
+// newImpl in every command (`rootbench run --cell NAME`, list, compare, ab,
+// the worker), and the message-passing workload runs on a fresh
+// newImpl() per pass. The generic workload is instantiated here, where the
+// cell type C is known. The cell joins the default set.
+//
+// Names are matched case-insensitively. A name or alias already held by a
+// cell (name or alias), a handle's name, or one of the reserved words "all"
+// and "none" is refused with an error of one line naming its holder; so is a
+// name that is empty or holds anything but letters, digits and - _ . : +
+// (a name must fit a comma-separated --cell list). Nothing is registered
+// when Register fails.
+//
+// Register is safe for concurrent use; register before running the CLI
+// (rootbench.Main does).
+func Register[C any](name, description string, newImpl func() cell.Impl[C], aliases ...string) error {
+	if newImpl == nil {
+		return fmt.Errorf("cannot register cell %q: newImpl is nil", name)
+	}
+	return register(bind(name, description, newImpl, aliases))
+}
+
 // bind makes an Entry for an implementation of any cell type: the generic
 // workload is instantiated here, where the cell type is known.
-func bind[C any](name string, aliases []string, desc string, newImpl func() cell.Impl[C]) Entry {
+func bind[C any](name, desc string, newImpl func() cell.Impl[C], aliases []string) Entry {
 	return Entry{
 		Name:        name,
 		Aliases:     aliases,
@@ -77,48 +106,146 @@ func bind[C any](name string, aliases []string, desc string, newImpl func() cell
 	}
 }
 
-func catalog() []Entry {
-	entries := []Entry{
-		bind("ocaml", []string{"direct"},
-			"control: the cell is the value itself, no rooting work", ocaml.New),
-		bind("boxroot", nil,
-			"Go boxroot: domain-owned pools of slots, integer handles, lock-free batched remote frees",
-			func() cell.Impl[boxroot.Handle] { return boxroot.New(boxroot.Options{}) }),
-		bind("ref", []string{"ocaml-ref"},
-			"a fresh heap box holding the value; delete clears it, the GC frees it", ref.New),
-		bind("generational", nil,
-			"a heap box registered in one global registry under one mutex (OCaml's global roots)", generational.New),
-		bind("bxboxed", []string{"bx-boxed", "boxroot-boxed"},
-			"one extra heap allocation per cell (a box), the box rooted through boxroot", bxboxed.New),
-		cgoHandleEntry(),
-		boxrootHandleEntry(),
-	}
-	for _, v := range boxroot.Variants() {
-		opts := v.Options
-		e := bind("boxroot:"+v.Name, nil, "ablation: "+v.Description,
-			func() cell.Impl[boxroot.Handle] { return boxroot.New(opts) })
-		e.Ablation = true
-		entries = append(entries, e)
-	}
-	return append(entries, testOnlyEntries()...)
+// catalog is the registry of cells and handles. Its lists only grow, in
+// registration order (the order `rootbench list` shows).
+type catalog struct {
+	mu      sync.RWMutex
+	cells   []Entry
+	handles []Handle
+	// builtin is true while package impls registers its own cells and
+	// handles (see builtin.go), which marks them Builtin.
+	builtin bool
 }
 
-// boxrootHandleEntry is boxroot's drop-in API as a cell, and as the callback
-// workload's boxroot-handle.
-func boxrootHandleEntry() Entry {
-	e := bind("boxroot-handle", nil,
-		"boxroot behind a drop-in runtime/cgo.Handle-shaped API (no explicit domains)", boxroot.HandleImpl)
-	e.rootHandle = boxrootHandle{}
-	return e
+var reg catalog
+
+// reserved are the words no cell or handle may be called: "all" selects
+// every cell, "none" is the callback workload's absence of a handle.
+var reserved = []string{"all", "none"}
+
+// key is the form names are compared in.
+func key(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// validName reports whether name may be registered: letters, digits and
+// - _ . : + only, so that it fits a comma-separated --cell list and a
+// NAME=VALUE setting.
+func validName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("-_.:+", r):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
-var entries = catalog()
+// checkDescription refuses an empty or multi-line description.
+func checkDescription(what, name, desc string) error {
+	if strings.TrimSpace(desc) == "" || strings.ContainsAny(desc, "\r\n") {
+		return fmt.Errorf("cannot register %s %q: the description must be one line, not empty", what, name)
+	}
+	return nil
+}
+
+// holder returns who holds name, or "" when it is free: a reserved word,
+// a cell's alias, a cell's name (when cellNames) or a handle's name (when
+// handleNames). Cell names are checked for every cell name and alias; a
+// handle's name may equal a cell's name (the handle is then that cell's
+// drop-in API) but no alias, and a cell's alias no handle's name, which
+// would make one name mean one thing for --cell and another for --handle.
+// The caller holds c.mu.
+func (c *catalog) holder(name string, cellNames, handleNames bool) string {
+	k := key(name)
+	if r := reservedHolder(k); r != "" {
+		return r
+	}
+	for _, e := range c.cells {
+		if cellNames && key(e.Name) == k {
+			return e.kind() + " " + e.Name
+		}
+		for _, a := range e.Aliases {
+			if key(a) == k {
+				return fmt.Sprintf("%s %s (alias %q)", e.kind(), e.Name, a)
+			}
+		}
+	}
+	for _, h := range c.handles {
+		if handleNames && key(h.Name) == k {
+			return h.kind() + " " + h.Name
+		}
+	}
+	return ""
+}
+
+// reservedHolder names the reserved word k is, or returns "".
+func reservedHolder(k string) string {
+	for _, r := range reserved {
+		if k == r {
+			return fmt.Sprintf("the reserved word %q (\"all\" selects every cell, \"none\" means no handle)", r)
+		}
+	}
+	return ""
+}
+
+// kind names the entry for collision messages.
+func (e Entry) kind() string {
+	if e.Builtin {
+		return "the built-in cell"
+	}
+	return "cell"
+}
+
+// register is the one path into the cell catalog: Register and the
+// built-ins (builtin.go) come through it.
+func register(e Entry) error {
+	if !validName(e.Name) {
+		return fmt.Errorf("cannot register cell %q: accepted names are letters, digits and - _ . : + (no spaces or commas)", e.Name)
+	}
+	if err := checkDescription("cell", e.Name, e.Description); err != nil {
+		return err
+	}
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if h := reg.holder(e.Name, true, false); h != "" {
+		return fmt.Errorf("cannot register cell %q: the name is taken by %s", e.Name, h)
+	}
+	seen := map[string]bool{key(e.Name): true}
+	for _, a := range e.Aliases {
+		if !validName(a) {
+			return fmt.Errorf("cannot register cell %q: alias %q: accepted names are letters, digits and - _ . : + (no spaces or commas)", e.Name, a)
+		}
+		if seen[key(a)] {
+			return fmt.Errorf("cannot register cell %q: alias %q is given twice (or equals the name)", e.Name, a)
+		}
+		seen[key(a)] = true
+		if h := reg.holder(a, true, true); h != "" {
+			return fmt.Errorf("cannot register cell %q: its alias %q is taken by %s", e.Name, a, h)
+		}
+	}
+	e.Aliases = append([]string(nil), e.Aliases...)
+	e.Builtin = reg.builtin
+	reg.cells = append(reg.cells, e)
+	return nil
+}
+
+// entries returns a snapshot of every registered cell, hidden ones
+// included, in registration order.
+func entries() []Entry {
+	reg.mu.RLock()
+	defer reg.mu.RUnlock()
+	return append([]Entry(nil), reg.cells...)
+}
 
 // All returns every cell that is not test-only, available or not, in
-// catalog order.
+// registration order.
 func All() []Entry {
 	var out []Entry
-	for _, e := range entries {
+	for _, e := range entries() {
 		if !e.Hidden {
 			out = append(out, e)
 		}
@@ -126,12 +253,25 @@ func All() []Entry {
 	return out
 }
 
-// Default returns the cells `rootbench run` measures when no cell is named:
-// every available cell that is not test-only.
-func Default() []Entry {
+// Every returns the cells "all" stands for: every available cell that is
+// not test-only, ablations included.
+func Every() []Entry {
 	var out []Entry
 	for _, e := range All() {
 		if e.Available() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Default returns the cells `rootbench run` measures when no cell is named:
+// every available cell that is neither test-only nor an ablation (one
+// figure per implementation; "all" adds boxroot's ablations).
+func Default() []Entry {
+	var out []Entry
+	for _, e := range Every() {
+		if !e.Ablation {
 			out = append(out, e)
 		}
 	}
@@ -161,13 +301,13 @@ func Lookup(name string) (Entry, error) {
 
 // lookup is Lookup without the planted slowdown.
 func lookup(name string) (Entry, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	for _, e := range entries {
-		if strings.ToLower(e.Name) == n {
+	n := key(name)
+	for _, e := range entries() {
+		if key(e.Name) == n {
 			return e, nil
 		}
 		for _, a := range e.Aliases {
-			if strings.ToLower(a) == n {
+			if key(a) == n {
 				return e, nil
 			}
 		}
@@ -193,7 +333,7 @@ func acceptedNames() []string {
 }
 
 // Resolve turns a list of cell names into entries, in the order given,
-// without duplicates. "all" stands for Default(). Unknown and unavailable
+// without duplicates. "all" stands for Every(). Unknown and unavailable
 // cells are errors.
 func Resolve(names []string) ([]Entry, error) {
 	var out []Entry
@@ -205,8 +345,8 @@ func Resolve(names []string) ([]Entry, error) {
 		}
 	}
 	for _, n := range names {
-		if strings.EqualFold(strings.TrimSpace(n), "all") {
-			for _, e := range Default() {
+		if key(n) == "all" {
+			for _, e := range Every() {
 				add(e)
 			}
 			continue

@@ -44,13 +44,28 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve kept order and dropped duplicates wrongly: %s", got)
 	}
 	all, err := Resolve([]string{"all"})
-	if err != nil || len(all) != len(Default()) {
-		t.Errorf("Resolve(all) = %d cells, %v; want %d", len(all), err, len(Default()))
+	if err != nil || len(all) != len(Every()) {
+		t.Errorf("Resolve(all) = %d cells, %v; want %d", len(all), err, len(Every()))
 	}
+	ablations := 0
 	for _, e := range all {
 		if e.Hidden || !e.Available() {
-			t.Errorf("the default set holds %s (hidden %v, available %v)", e.Name, e.Hidden, e.Available())
+			t.Errorf("all holds %s (hidden %v, available %v)", e.Name, e.Hidden, e.Available())
 		}
+		if e.Ablation {
+			ablations++
+		}
+	}
+	if ablations == 0 {
+		t.Error("all holds no boxroot ablation")
+	}
+	for _, e := range Default() {
+		if e.Hidden || !e.Available() || e.Ablation {
+			t.Errorf("the default set holds %s (hidden %v, available %v, ablation %v)", e.Name, e.Hidden, e.Available(), e.Ablation)
+		}
+	}
+	if len(Default())+ablations != len(all) {
+		t.Errorf("the default set (%d) and the ablations (%d) are not all (%d)", len(Default()), ablations, len(all))
 	}
 	if _, err := Resolve(nil); err == nil {
 		t.Error("Resolve(nil) should fail: no cells")
@@ -58,7 +73,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestEveryCellIsDescribed(t *testing.T) {
-	for _, e := range entries {
+	for _, e := range entries() {
 		if e.Name == "" || e.Description == "" {
 			t.Errorf("entry %+v lacks a name or description", e)
 		}

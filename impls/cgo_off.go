@@ -4,11 +4,13 @@ package impls
 
 import "github.com/rootbench/rootbench/impls/cgohandle"
 
-func cgoHandleEntry() Entry {
-	return Entry{
+// registerCgoHandle registers the cgo-handle cell as unavailable, so that
+// it is listed and its name says why it cannot run; there is no handle.
+func registerCgoHandle() {
+	must(register(Entry{
 		Name:        "cgo-handle",
 		Aliases:     []string{"cgo"},
 		Description: "runtime/cgo.Handle, the standard library's root handle",
 		Unavailable: cgohandle.Unavailable,
-	}
+	}))
 }

@@ -8,11 +8,10 @@ import (
 	"github.com/rootbench/rootbench/impls/cgohandle"
 )
 
-func cgoHandleEntry() Entry {
-	e := bind("cgo-handle", []string{"cgo"},
-		"runtime/cgo.Handle, the standard library's root handle", cgohandle.New)
-	e.rootHandle = cgoHandle{}
-	return e
+// registerCgoHandle registers runtime/cgo.Handle as a cell and as a handle.
+func registerCgoHandle() {
+	must(Register("cgo-handle", "runtime/cgo.Handle, the standard library's root handle", cgohandle.New, "cgo"))
+	must(RegisterHandle("cgo-handle", "runtime/cgo.Handle, the standard library's root handle", cgoHandle{}))
 }
 
 // cgoHandle is runtime/cgo.Handle as a RootHandle.

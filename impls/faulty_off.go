@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// testOnlyEntries returns the test-only cells: none in a shipped build.
-func testOnlyEntries() []Entry { return nil }
+// registerTestOnly registers the test-only cells: none in a shipped build.
+func registerTestOnly() {}
 
 // plant refuses every lookup while SlowEnv is set: this build cannot plant a
 // slowdown, and ignoring the request would measure an unslowed run as if it

@@ -16,16 +16,14 @@ import (
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
-// testOnlyEntries returns the deliberately broken cells of impls/faulty,
+// registerTestOnly registers the deliberately broken cells of impls/faulty,
 // hidden from listings and the default set.
-func testOnlyEntries() []Entry {
-	var out []Entry
+func registerTestOnly() {
 	for _, f := range faulty.All() {
-		e := bind(f.Name, nil, f.Description, f.New)
+		e := bind(f.Name, f.Description, f.New, nil)
 		e.Hidden = true
-		out = append(out, e)
+		must(register(e))
 	}
-	return out
 }
 
 // slowdowns is SlowEnv parsed once per process: canonical cell name ->

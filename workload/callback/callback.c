@@ -89,10 +89,8 @@ static rb_fn rb_pick(int variant, int handle) {
 		return rbChanCall;
 	}
 	switch (handle) {
-	case RB_HANDLE_CGO:
-		return rbFooCgo;
-	case RB_HANDLE_BOXROOT:
-		return rbFooBoxroot;
+	case RB_HANDLE_ROOT:
+		return rbFooHandle;
 	default:
 		return rbFooNone;
 	}
@@ -100,7 +98,7 @@ static rb_fn rb_pick(int variant, int handle) {
 
 rb_run *rb_new(int variant, int handle, int threads, int64_t calls) {
 	if (variant < RB_PLAIN || variant > RB_CHANNEL || handle < RB_HANDLE_NONE ||
-	    handle > RB_HANDLE_BOXROOT || threads < 1 || calls < 0) {
+	    handle > RB_HANDLE_ROOT || threads < 1 || calls < 0) {
 		return NULL;
 	}
 	rb_run *r = calloc(1, sizeof *r);

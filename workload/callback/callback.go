@@ -25,12 +25,14 @@
 //   - channel: C threads call an exported Go function that forwards each
 //     request to a server goroutine over a channel and waits for the reply.
 //
-// With a handle (see Handles) each call carries a uintptr handle that the Go
-// side resolves, on every call, to a Go object holding the addend 100: in the
-// exported function for plain and cthread, in the serving goroutine for
-// pipe, spin and channel. Handles are created once per thread before the
-// timed loop and deleted after it. The handle kind's implementation is given
-// to Run as a RootHandle: the workload imports no implementation.
+// With a handle (Params.Handle other than "none") each call carries a
+// uintptr handle that the Go side resolves, on every call, to a Go object
+// holding the addend 100: in the exported function for plain and cthread, in
+// the serving goroutine for pipe, spin and channel. Handles are created once
+// per thread before the timed loop and deleted after it. The handle kind's
+// implementation is given to Run as a RootHandle: the workload imports no
+// implementation and knows no handle kind by name (the catalog, package
+// impls, maps names to RootHandles).
 //
 // Everything that needs cgo sits behind the cgo build constraint; without
 // cgo, Available is false and Run returns an error carrying Unavailable.
@@ -53,12 +55,8 @@ const (
 	VariantChannel = "channel"
 )
 
-// Handle names, in the order Handles returns them.
-const (
-	HandleNone    = "none"
-	HandleCgo     = "cgo-handle"
-	HandleBoxroot = "boxroot-handle"
-)
+// HandleNone is the handle name of calls that carry no handle.
+const HandleNone = "none"
 
 // MaxThreads bounds Params.Threads.
 const MaxThreads = 64
@@ -66,17 +64,11 @@ const MaxThreads = 64
 // Addend is what foo adds: foo(x) = x + Addend.
 const Addend = 100
 
-var (
-	variantNames = []string{VariantPlain, VariantCThread, VariantPipe, VariantSpin, VariantChannel}
-	handleNames  = []string{HandleNone, HandleCgo, HandleBoxroot}
-)
+var variantNames = []string{VariantPlain, VariantCThread, VariantPipe, VariantSpin, VariantChannel}
 
 // Variants returns the variant names: "plain", "cthread", "pipe", "spin",
 // "channel".
 func Variants() []string { return append([]string(nil), variantNames...) }
-
-// Handles returns the handle names: "none", "cgo-handle", "boxroot-handle".
-func Handles() []string { return append([]string(nil), handleNames...) }
 
 // RootHandle is a root-handle kind as this workload uses it: a Go value kept
 // alive behind a uintptr token that C carries and Go resolves on every call,
@@ -98,7 +90,8 @@ type RootHandle interface {
 type Params struct {
 	// Variant is one of Variants.
 	Variant string
-	// Handle is one of Handles.
+	// Handle is HandleNone, or the name of the handle kind whose RootHandle
+	// Run is given: any name without spaces or commas.
 	Handle string
 	// Threads is the number of callers running at once, in 1..MaxThreads.
 	Threads int
@@ -148,21 +141,23 @@ func (p *Params) Set(name, value string) error {
 	return nil
 }
 
-// parse validates p and returns the indices of its variant and handle.
-func (p Params) parse() (variant, handle int, err error) {
+// parse validates p and returns the index of its variant and whether its
+// calls carry a handle.
+func (p Params) parse() (variant int, withHandle bool, err error) {
 	if variant, err = parseName("variant", p.Variant, variantNames); err != nil {
-		return 0, 0, err
+		return 0, false, err
 	}
-	if handle, err = parseName("handle", p.Handle, handleNames); err != nil {
-		return 0, 0, err
+	h := strings.TrimSpace(p.Handle)
+	if h == "" || strings.ContainsAny(h, " \t,") {
+		return 0, false, fmt.Errorf("callback: bad handle %q (accepted: %s, or the name of a handle kind)", p.Handle, HandleNone)
 	}
 	if p.Threads < 1 || p.Threads > MaxThreads {
-		return 0, 0, fmt.Errorf("callback: threads %d out of range (accepted: 1..%d)", p.Threads, MaxThreads)
+		return 0, false, fmt.Errorf("callback: threads %d out of range (accepted: 1..%d)", p.Threads, MaxThreads)
 	}
 	if p.Calls < 1 {
-		return 0, 0, fmt.Errorf("callback: calls %d out of range (accepted: at least 1)", p.Calls)
+		return 0, false, fmt.Errorf("callback: calls %d out of range (accepted: at least 1)", p.Calls)
 	}
-	return variant, handle, nil
+	return variant, !strings.EqualFold(h, HandleNone), nil
 }
 
 func parseName(what, s string, names []string) (int, error) {

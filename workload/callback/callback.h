@@ -17,8 +17,9 @@
 // Variants; the order of package callback's Variants().
 enum { RB_PLAIN = 0, RB_CTHREAD = 1, RB_PIPE = 2, RB_SPIN = 3, RB_CHANNEL = 4 };
 
-// Handle modes; the order of package callback's Handles().
-enum { RB_HANDLE_NONE = 0, RB_HANDLE_CGO = 1, RB_HANDLE_BOXROOT = 2 };
+// Handle modes: no handle, or a handle resolved through the run's
+// RootHandle (whatever its kind).
+enum { RB_HANDLE_NONE = 0, RB_HANDLE_ROOT = 1 };
 
 // States of a spin slot.
 //   IDLE -> REQ   the C thread published a request (x, h) (release)

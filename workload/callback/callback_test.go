@@ -14,9 +14,6 @@ func TestNames(t *testing.T) {
 	if got, want := Variants(), []string{"plain", "cthread", "pipe", "spin", "channel"}; !slices.Equal(got, want) {
 		t.Errorf("Variants() = %v, want %v", got, want)
 	}
-	if got, want := Handles(), []string{"none", "cgo-handle", "boxroot-handle"}; !slices.Equal(got, want) {
-		t.Errorf("Handles() = %v, want %v", got, want)
-	}
 	// The lists are copies: callers cannot corrupt the package's names.
 	v := Variants()
 	v[0] = "x"
@@ -39,7 +36,7 @@ func TestDefaultParams(t *testing.T) {
 func TestValidate(t *testing.T) {
 	ok := DefaultParams()
 	for _, v := range Variants() {
-		for _, h := range Handles() {
+		for _, h := range []string{"none", "NONE", "cgo-handle", "any-registered:name"} {
 			p := ok
 			p.Variant, p.Handle = v, h
 			if err := p.Validate(); err != nil {
@@ -65,7 +62,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"variant", func(p *Params) { p.Variant = "ucontext" }, []string{`variant "ucontext"`, "plain, cthread, pipe, spin, channel"}},
 		{"empty variant", func(p *Params) { p.Variant = "" }, []string{`variant ""`, "accepted"}},
-		{"handle", func(p *Params) { p.Handle = "box" }, []string{`handle "box"`, "none, cgo-handle, boxroot-handle"}},
+		{"empty handle", func(p *Params) { p.Handle = " " }, []string{`handle " "`, "accepted: none, or the name of a handle kind"}},
+		{"handle list", func(p *Params) { p.Handle = "a,b" }, []string{`handle "a,b"`, "accepted: none"}},
 		{"zero threads", func(p *Params) { p.Threads = 0 }, []string{"threads 0", "1..64"}},
 		{"many threads", func(p *Params) { p.Threads = 65 }, []string{"threads 65", "1..64"}},
 		{"zero calls", func(p *Params) { p.Calls = 0 }, []string{"calls 0", "at least 1"}},

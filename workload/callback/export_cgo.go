@@ -29,7 +29,7 @@ var activeHandle atomic.Pointer[handleRef]
 type handleRef struct{ h RootHandle }
 
 // resolve returns foo(x) for a call carrying handle h in mode handle
-// (an index into Handles): x + Addend without a handle, x + the addend of
+// (RB_HANDLE_NONE or RB_HANDLE_ROOT): x + Addend without a handle, x + the addend of
 // the object h roots otherwise, resolved through the run's RootHandle. A
 // handle that roots something other than a *target yields x, which the sum
 // check then reports.
@@ -51,14 +51,9 @@ func rbFooNone(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
 	return x + Addend
 }
 
-//export rbFooCgo
-func rbFooCgo(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
-	return C.int64_t(resolve(C.RB_HANDLE_CGO, uintptr(h), int64(x)))
-}
-
-//export rbFooBoxroot
-func rbFooBoxroot(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
-	return C.int64_t(resolve(C.RB_HANDLE_BOXROOT, uintptr(h), int64(x)))
+//export rbFooHandle
+func rbFooHandle(tid C.int32_t, h C.uintptr_t, x C.int64_t) C.int64_t {
+	return C.int64_t(resolve(C.RB_HANDLE_ROOT, uintptr(h), int64(x)))
 }
 
 // chanReq is one request of the channel variant.

@@ -48,13 +48,17 @@ func (t *tableHandle) Delete(h uintptr) {
 	t.slots[h-1] = nil
 }
 
+// testHandles are the handle names the tests run: none, and two kinds
+// testHandle makes.
+var testHandles = []string{HandleNone, "cgo-handle", "table"}
+
 // testHandle returns a RootHandle for the handle name: cgo.Handle for
-// cgo-handle, a fresh table for boxroot-handle, nil for none.
+// cgo-handle, a fresh table for table, nil for none.
 func testHandle(name string) RootHandle {
 	switch strings.ToLower(strings.TrimSpace(name)) {
-	case HandleCgo:
+	case "cgo-handle":
 		return cgoHandle{}
-	case HandleBoxroot:
+	case "table":
 		return &tableHandle{}
 	}
 	return nil
@@ -72,7 +76,7 @@ func (wrongHandle) Delete(uintptr)    {}
 // the sum check, for every variant, and a missing one is refused.
 func TestRunResolvesThroughTheGivenHandle(t *testing.T) {
 	for _, v := range Variants() {
-		p := Params{Variant: v, Handle: HandleBoxroot, Threads: 2, Calls: 1_000}
+		p := Params{Variant: v, Handle: "table", Threads: 2, Calls: 1_000}
 		_, err := Run(context.Background(), p, wrongHandle{})
 		if err == nil || !strings.Contains(err.Error(), "wrong sum") {
 			t.Errorf("%s with a handle resolving to the wrong object: error %v, want a wrong sum", v, err)
@@ -83,7 +87,7 @@ func TestRunResolvesThroughTheGivenHandle(t *testing.T) {
 		}
 	}
 	tbl := &tableHandle{}
-	p := Params{Variant: VariantPlain, Handle: HandleBoxroot, Threads: 3, Calls: 1_000}
+	p := Params{Variant: VariantPlain, Handle: "table", Threads: 3, Calls: 1_000}
 	if _, err := Run(context.Background(), p, tbl); err != nil {
 		t.Fatal(err)
 	}

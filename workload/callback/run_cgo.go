@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -47,13 +48,17 @@ var runMu sync.Mutex
 // ctx.Err(). Every goroutine and thread Run starts has ended when it
 // returns.
 func Run(ctx context.Context, p Params, h RootHandle) (Result, error) {
-	vi, hi, err := p.parse()
+	vi, withHandle, err := p.parse()
 	if err != nil {
 		return Result{}, err
 	}
 	variant := variantNames[vi]
-	if hi != C.RB_HANDLE_NONE && h == nil {
-		return Result{}, fmt.Errorf("callback %s: handle %s: no implementation given", variant, handleNames[hi])
+	hi := C.RB_HANDLE_NONE
+	if withHandle {
+		if h == nil {
+			return Result{}, fmt.Errorf("callback %s: handle %s: no implementation given", variant, strings.TrimSpace(p.Handle))
+		}
+		hi = C.RB_HANDLE_ROOT
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("callback %s: not started: %w", variant, err)
@@ -131,7 +136,7 @@ func setHandles(r *C.rb_run, handle int, rh RootHandle, threads int) (release fu
 	if handle == C.RB_HANDLE_NONE {
 		return release, nil
 	}
-	if handle != C.RB_HANDLE_CGO && handle != C.RB_HANDLE_BOXROOT {
+	if handle != C.RB_HANDLE_ROOT {
 		return nil, fmt.Errorf("unknown handle mode %d", handle)
 	}
 	for t := range threads {

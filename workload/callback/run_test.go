@@ -27,7 +27,7 @@ func TestRunSums(t *testing.T) {
 		calls = 4_000
 	}
 	for _, v := range Variants() {
-		for _, h := range Handles() {
+		for _, h := range testHandles {
 			for _, threads := range []int{1, 3} {
 				p := Params{Variant: v, Handle: h, Threads: threads, Calls: calls}
 				t.Run(fmt.Sprintf("%s/%s/%d", v, h, threads), func(t *testing.T) {
@@ -56,7 +56,7 @@ func TestRunModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := Params{
 			Variant: rapid.SampledFrom(Variants()).Draw(t, "variant"),
-			Handle:  rapid.SampledFrom(Handles()).Draw(t, "handle"),
+			Handle:  rapid.SampledFrom(testHandles).Draw(t, "handle"),
 			Threads: rapid.IntRange(1, 5).Draw(t, "threads"),
 			Calls:   rapid.Int64Range(1, 3_000).Draw(t, "calls"),
 		}
@@ -114,7 +114,7 @@ func settle(want int, f func() int) int {
 func TestNoLeaks(t *testing.T) {
 	const threads, rounds, slack = 3, 5, 2
 	run := func(v string) {
-		p := Params{Variant: v, Handle: HandleCgo, Threads: threads, Calls: 3_000}
+		p := Params{Variant: v, Handle: "cgo-handle", Threads: threads, Calls: 3_000}
 		if _, err := Run(context.Background(), p, testHandle(p.Handle)); err != nil {
 			t.Fatalf("Run(%+v): %v", p, err)
 		}
@@ -160,7 +160,7 @@ func TestCancel(t *testing.T) {
 			}
 			done := make(chan out, 1)
 			go func() {
-				res, err := Run(ctx, Params{Variant: v, Handle: HandleBoxroot, Threads: 2, Calls: calls}, testHandle(HandleBoxroot))
+				res, err := Run(ctx, Params{Variant: v, Handle: "table", Threads: 2, Calls: calls}, testHandle("table"))
 				done <- out{res, err}
 			}()
 			time.Sleep(20 * time.Millisecond)
@@ -199,7 +199,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 // and the throughput, with one caller making b.N calls.
 func BenchmarkRun(b *testing.B) {
 	for _, v := range Variants() {
-		for _, h := range Handles() {
+		for _, h := range testHandles {
 			b.Run(v+"/"+h, func(b *testing.B) {
 				p := Params{Variant: v, Handle: h, Threads: 1, Calls: int64(b.N)}
 				res, err := Run(context.Background(), p, testHandle(p.Handle))

@@ -1,0 +1,610 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/report"
+	"github.com/rootbench/rootbench/report/compare"
+	"github.com/rootbench/rootbench/report/export"
+)
+
+// Defaults of `rootbench ab`.
+const (
+	defaultABMaxTime = 3 * time.Minute
+	defaultABLooks   = "auto"
+	// abAutoLooks is the number of looks `--looks auto` plans.
+	abAutoLooks = 3
+	// defaultABThreshold is the gate: the smallest slowdown a session at
+	// the default budget is asked to flag. Its false-alarm and detection
+	// rates are measured by make gate-check (results/gate-check.md), and the
+	// noise that sets it is in results/noise.md.
+	defaultABThreshold = "5%"
+	defaultABAlpha     = 0.05
+)
+
+// abFlags are the flags of `rootbench ab`.
+type abFlags struct {
+	base, head        string
+	baseRev, headRev  string
+	repo              string
+	baseEnv, headEnv  []string
+	looks             string
+	threshold, format string
+	maxTime, timeout  time.Duration
+	alpha             string
+	exportJSON        string
+	warmup            int
+	pin, style        string
+	ignoreFailure     bool
+	noGCTable         bool
+	workload          abWorkload // the run command's workload flags
+}
+
+func newABCmd() *cobra.Command {
+	var af abFlags
+	cmd := &cobra.Command{
+		Use:   "ab --base PATH [--head PATH] [flags]",
+		Short: "Compare two builds of rootbench in one session, sampling until the gate decides",
+		Long: `Run the message-passing benchmark with two builds' own workers, base and head
+(head defaults to this binary), in ABBA order — base, head, head, base, ... for
+every benchmark — so that a linear drift of the machine cancels between them.
+A round's two runs are made back to back and judged as a pair: each row is the
+Hodges-Lehmann estimate of the pairs' log ratios (head run over base run) with
+the Wilcoxon signed-rank interval, so whatever the machine does between rounds
+cancels within each pair.
+
+Sampling goes on in rounds until every benchmark's row is decided by the gate
+or the time budget (--max-time) runs out. The gate (--fail-on-regression T):
+a row passes when its delta's confidence interval lies wholly below +T, is a
+regression when the slowdown is significant and its estimate beyond T, and is
+otherwise inconclusive.
+
+Repeated looks are kept honest: the rows are examined only at planned sample
+sizes, plus once more on the runs made when the budget ends between two of
+them, and each look tests at alpha / (number of planned looks) (Bonferroni over
+looks; Holm across rows inside each look), so the chance of any false alarm over
+the whole session stays at most --alpha. By default (--looks auto) three looks
+are planned after the first two rounds from their pace alone: the last when
+the budget ends, the others at a half and a quarter of the runs it should
+allow (at least 6 runs per side); --looks 10,20,40 fixes them instead.
+
+Exit status: 0 every row passes, 1 a regression (or head's runs failed),
+3 inconclusive (budget spent, or base's runs failed), 2 bad input,
+130 interrupted.`,
+		Example: `  bin/rootbench ab --base /tmp/base/rootbench --cell ocaml,boxroot
+  bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
+  bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			plan, err := af.resolve(cmd)
+			if err != nil {
+				return usageError(err)
+			}
+			return plan.execute(cmd.Context(), cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&af.base, "base", "", "the base build's rootbench binary (this or --base-rev is required)")
+	f.StringVar(&af.head, "head", "", "the head build's rootbench binary (default: this binary; with --base-rev, the work tree built as it is)")
+	f.StringVar(&af.baseRev, "base-rev", "", "build the base from this git revision of the repository (cached by commit), e.g. main, HEAD~1, 51c97ff")
+	f.StringVar(&af.headRev, "head-rev", "", "build the head from this git revision (default with --base-rev: the work tree as it is, marked +modified when it has uncommitted changes)")
+	f.StringArrayVar(&af.baseEnv, "base-env", nil, "NAME=VALUE added to the base workers' environment only (repeatable)")
+	f.StringArrayVar(&af.headEnv, "head-env", nil, "NAME=VALUE added to the head workers' environment only (repeatable), e.g. ROOTBENCH_SLOW=boxroot=20% with a -tags rootbench_faulty build")
+	f.StringVar(&af.exportJSON, "export-json", "", "write both sides, every run and the looks as JSON (schema "+harness.ABSchema+"); rewritten at every look, marked partial until the session ends")
+	af.registerSession(f, "session")
+	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
+	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
+	return cmd
+}
+
+// registerSession adds the flags an A/B session takes whether its sides
+// are given (ab) or chosen step by step (bisect); what names one session:
+// "session", or "step" for bisect.
+func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
+	f.StringVar(&af.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
+	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of each "+what+"; when it runs out, undecided rows are inconclusive")
+	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks")
+	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate, a percentage with its %: a row regresses when significantly slower by more than this")
+	f.StringVar(&af.alpha, "alpha", fmt.Sprint(defaultABAlpha), "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
+	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
+	af.workload.register(f)
+	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
+	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
+	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
+	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+}
+
+// abPlan is what the ab flags resolve to.
+type abPlan struct {
+	opts     harness.ABOptions
+	pin      string                     // --pin, rendered into each side's worker arguments
+	repo     *gitrev.Repo               // with revisions: the repository they are built from
+	revs     []*revSide                 // the sides given as revisions, built when the session starts
+	revOf    []int                      // revs[i] is side revOf[i] (0 base, 1 head)
+	built    map[*harness.Side]*revSide // the sides built from revisions, for the header
+	rule     analysis.Sequential        // the sequential rule: looks, alpha per look, outcomes
+	format   string
+	export   string
+	gcTables bool
+	ropts    report.Options
+	out      io.Writer // human-readable output besides the comparison
+}
+
+// resolve checks every flag before anything runs.
+func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
+	p := &abPlan{format: af.format, export: af.exportJSON, gcTables: !af.noGCTable}
+	if err := af.resolveSession(cmd, p); err != nil {
+		return nil, err
+	}
+	if err := p.resolveSides(cmd.Context(), af); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// resolveSession checks the flags every session takes (registerSession's,
+// the environments and the export) into p, before anything runs.
+func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
+	o := &p.opts
+	var err error
+	o.Base.Name, o.Head.Name = "base", "head"
+	for _, e := range []struct {
+		flag string
+		in   []string
+		out  *[]string
+	}{{"--base-env", af.baseEnv, &o.Base.Env}, {"--head-env", af.headEnv, &o.Head.Env}} {
+		for _, kv := range e.in {
+			if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+				return fmt.Errorf("%s %q: expected NAME=VALUE", e.flag, kv)
+			}
+		}
+		*e.out = slices.Clone(e.in)
+	}
+	if o.MaxTime = af.maxTime; o.MaxTime <= 0 {
+		return fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
+	}
+	if strings.TrimSpace(af.looks) == "auto" {
+		p.rule.AutoLooks = abAutoLooks
+	} else if p.rule.Looks, err = parseLooks(af.looks); err != nil {
+		return fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
+	}
+	alpha, err := parse.Decimal(af.alpha)
+	if err != nil || !(alpha > 0 && alpha < 1) {
+		return fmt.Errorf("--alpha %s: must be a decimal number strictly between 0 and 1 (e.g. 0.05)", af.alpha)
+	}
+	p.rule.Alpha = alpha
+	if p.rule.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
+		return fmt.Errorf("--fail-on-regression: %w", err)
+	}
+	p.rule.BaseName, p.rule.HeadName = "base", "head"
+	o.Rule = &p.rule
+	switch af.format {
+	case "text", "markdown":
+	default:
+		return fmt.Errorf("--format %q: accepted: text, markdown", af.format)
+	}
+	o.Warmup = af.warmup
+	if o.Timeout = af.timeout; o.Timeout != 0 && o.Timeout < minTimeout {
+		return fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", af.timeout, minTimeout)
+	}
+	if af.pin != "" {
+		if err := checkPin(af.pin); err != nil {
+			return fmt.Errorf("--pin: %w", err)
+		}
+	}
+	p.pin = af.pin
+	o.IgnoreFailure = af.ignoreFailure
+	if p.export != "" {
+		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
+			return err
+		}
+	}
+	style, err := report.ParseStyle(af.style)
+	if err != nil {
+		return fmt.Errorf("--style: %w", err)
+	}
+	// The comparison goes to stdout; the rest (look notes, failures,
+	// progress) to stderr, so that `ab --format markdown > comment.md`
+	// writes the comment only.
+	p.ropts.Style = report.ResolveStyle(style, os.Stdout)
+	p.ropts.Width = terminalColumns(os.Stdout)
+	p.out = os.Stderr
+	if p.ropts.Style == report.None {
+		p.out = io.Discard
+	} else {
+		o.Notices = os.Stderr
+		if p.ropts.Style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
+			o.Progress = os.Stderr
+		}
+	}
+
+	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {
+		return err
+	}
+	o.CommandLine = os.Args
+	return nil
+}
+
+// resolveSides resolves --base/--base-rev and --head/--head-rev before
+// anything builds or runs: paths are checked, revisions resolved.
+func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
+	o := &p.opts
+	switch {
+	case af.base != "" && af.baseRev != "":
+		return fmt.Errorf("--base and --base-rev together: give one (a built binary, or a revision to build)")
+	case af.head != "" && af.headRev != "":
+		return fmt.Errorf("--head and --head-rev together: give one (a built binary, or a revision to build)")
+	case af.base == "" && af.baseRev == "":
+		return fmt.Errorf("--base PATH or --base-rev REV is required: the base build's rootbench binary, or a git revision to build it from")
+	}
+	var err error
+	if af.base != "" {
+		if o.Base.Executable, err = executable("--base", af.base); err != nil {
+			return err
+		}
+	}
+	switch {
+	case af.head != "":
+		if o.Head.Executable, err = executable("--head", af.head); err != nil {
+			return err
+		}
+	case af.headRev == "" && af.baseRev == "":
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find this rootbench binary for --head: %w", err)
+		}
+		if o.Head.Executable, err = executable("--head", self); err != nil {
+			return err
+		}
+	}
+	if af.baseRev != "" {
+		p.revs, p.revOf = append(p.revs, &revSide{flag: "--base-rev", rev: af.baseRev}), append(p.revOf, 0)
+	}
+	if af.headRev != "" || (af.baseRev != "" && af.head == "") {
+		p.revs, p.revOf = append(p.revs, &revSide{flag: "--head-rev", rev: af.headRev, workTree: af.headRev == ""}), append(p.revOf, 1)
+	}
+	if len(p.revs) == 0 {
+		return nil
+	}
+	if p.repo, err = openRepo(af.repo); err != nil {
+		return err
+	}
+	for _, r := range p.revs {
+		if err := r.resolve(ctx, p.repo); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildSides builds the sides given as revisions (or takes them from the
+// cache), with a progress line on the plan's output.
+func (p *abPlan) buildSides(ctx context.Context) error {
+	if len(p.revs) == 0 {
+		return nil
+	}
+	b := newBuilder(p.repo, p.out)
+	for i, r := range p.revs {
+		side := &p.opts.Base
+		if p.revOf[i] == 1 {
+			side = &p.opts.Head
+		}
+		if err := r.build(ctx, b, side); err != nil {
+			return err
+		}
+		if p.built == nil {
+			p.built = map[*harness.Side]*revSide{}
+		}
+		p.built[side] = r
+	}
+	return nil
+}
+
+// executable checks that path is an executable file and returns it
+// absolute.
+func executable(flag, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s %s: %w", flag, path, err)
+	case st.IsDir():
+		return "", fmt.Errorf("%s %s: a directory, not a rootbench binary", flag, path)
+	case st.Mode()&0o111 == 0:
+		return "", fmt.Errorf("%s %s: not executable", flag, path)
+	}
+	return abs, nil
+}
+
+// parseLooks parses "10,20,40": even, increasing run counts.
+func parseLooks(s string) ([]int, error) {
+	items, err := parse.List(s)
+	if err != nil {
+		return nil, err
+	}
+	var looks []int
+	for _, it := range items {
+		n, err := parse.Int(it)
+		if err != nil {
+			return nil, err
+		}
+		if n < 2 || n%2 != 0 || n > 1<<20 {
+			return nil, fmt.Errorf("%s: each look is an even number of runs per side from 2 to %d", it, 1<<20)
+		}
+		if len(looks) > 0 && int(n) <= looks[len(looks)-1] {
+			return nil, fmt.Errorf("%q: the looks must increase", s)
+		}
+		looks = append(looks, int(n))
+	}
+	if len(looks) == 0 {
+		return nil, fmt.Errorf("no looks given: expected e.g. %s", defaultABLooks)
+	}
+	return looks, nil
+}
+
+// execute runs the session, prints the comparison and decides the exit
+// status. The export, when asked for, is written after every look (marked
+// partial until the session ends) and at the end; a session that measured
+// nothing never touches it.
+func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
+	ctx, stop, caught := signalContext(ctx)
+	defer stop()
+	o := &p.opts
+	if err := p.buildSides(ctx); err != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
+		}
+		return usageError(err)
+	}
+	if err := prepareSides(ctx, o, p.pin, p.out); err != nil {
+		return usageError(err)
+	}
+	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
+	if p.rule.Looks == nil {
+		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())
+	}
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
+		describeSide(&o.Base, p.built), describeSide(&o.Head, p.built), len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	var exportErr error
+	if p.export != "" {
+		o.OnLook = func(f *harness.ABFile) {
+			if exportErr == nil && measured(f) {
+				exportErr = writeABFile(p.export, f)
+			}
+		}
+	}
+
+	f, runErr := harness.ExecuteAB(ctx, *o)
+	if f == nil {
+		if runErr == nil {
+			runErr = fmt.Errorf("the harness returned no results")
+		}
+		return runErr
+	}
+	// The final files hold the runs of the last look (sampling stops at a
+	// look), now marked complete: judged again, they give the last look's
+	// decisions without its "partial" warnings. Only a session that ended
+	// because every benchmark failed has runs after its last look, and its
+	// status comes from the failures.
+	sig := caught()
+	var v *analysis.SessionVerdict
+	if sig == nil && runErr == nil {
+		v = p.rule.Verdict(f, o.IgnoreFailure)
+		f.Gate = v.Gate
+	}
+	if p.export != "" && measured(f) {
+		if err := writeABFile(p.export, f); err != nil {
+			return &exitError{code: exitFailed, err: err}
+		}
+	}
+	if exportErr != nil {
+		return &exitError{code: exitFailed, err: exportErr}
+	}
+	if sig != nil {
+		code := exitInterrupted
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(p.export, f))}
+	}
+	if runErr != nil {
+		return &exitError{code: exitFailed, err: runErr}
+	}
+	if err := p.print(stdout, f, v.Comparison, v.Err); err != nil {
+		return err
+	}
+	return abExit(f, v)
+}
+
+// measured reports whether the session measured anything: a successful
+// run on either side.
+func measured(f *harness.ABFile) bool {
+	for _, side := range []*harness.File{f.Base, f.Head} {
+		for _, r := range side.Results {
+			for _, run := range r.Runs {
+				if !run.Failed {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// abExit maps the session's verdict to the exit status.
+func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
+	code := v.Outcome.ExitCode()
+	if code == 0 {
+		return nil
+	}
+	reason := v.Reason
+	if v.Outcome == analysis.Inconclusive {
+		reason = fmt.Sprintf("inconclusive after %s (%s): %s", sessionLength(f), f.Stopped, v.Reason)
+	}
+	return &exitError{code: code, err: errors.New(reason)}
+}
+
+// print writes the comparison and the GC tables; when there is no
+// comparison (gerr), the session line and why.
+func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error) error {
+	var buf bytes.Buffer
+	if p.format == "markdown" {
+		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s\n\n", revision(f.Head.Tool), revision(f.Base.Tool))
+		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
+		if gerr != nil {
+			fmt.Fprintf(&buf, "No comparison: %s (failed runs: %d on base, %d on head; see the job log).\n",
+				gerr, f.Base.FailedRuns(), f.Head.FailedRuns())
+		} else if err := compare.Markdown(&buf, g); err != nil {
+			return err
+		}
+		if p.gcTables && gerr == nil {
+			fmt.Fprintf(&buf, "\n<details><summary>GC figures, base and head</summary>\n\n```\n")
+			abGCTables(&buf, f.Base, f.Head, report.Options{Style: report.Basic})
+			fmt.Fprintf(&buf, "```\n\n</details>\n")
+		}
+	} else {
+		fmt.Fprintf(&buf, "\n%s\n\n", sessionLine(f))
+		if gerr != nil {
+			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
+		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
+			return err
+		}
+		if p.gcTables && gerr == nil {
+			fmt.Fprintln(&buf)
+			abGCTables(&buf, f.Base, f.Head, p.ropts)
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// sessionLine says how the session went: revisions, runs, looks, why it
+// stopped.
+func sessionLine(f *harness.ABFile) string {
+	stops := map[string]string{
+		harness.StopDecided:     "every row decided",
+		harness.StopLastLook:    "the last planned look came without a decision",
+		harness.StopBudget:      "the time budget ran out",
+		harness.StopFailed:      "every benchmark failed",
+		harness.StopInterrupted: "interrupted",
+	}
+	return fmt.Sprintf("ABBA session: base %s, head %s; %s, %d look(s) of %d planned; stopped: %s.",
+		revision(f.Base.Tool), revision(f.Head.Tool), sessionLength(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
+}
+
+// sessionLength is "24 runs per side in 1m12s", or "24-180 runs per side
+// in 3m0s" when faster benchmarks made more pairs (harness balances the
+// budget across benchmarks).
+func sessionLength(f *harness.ABFile) string {
+	fewest, most := -1, 0
+	for _, r := range f.Base.Results {
+		n := len(r.Runs)
+		if fewest < 0 || n < fewest {
+			fewest = n
+		}
+		most = max(most, n)
+	}
+	runs := fmt.Sprint(max(fewest, 0))
+	if most > fewest {
+		runs = fmt.Sprintf("%d-%d", fewest, most)
+	}
+	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
+}
+
+// revision names a build: its short VCS revision, "+modified" for a dirty
+// tree, or its version when it has no revision.
+func revision(t harness.Tool) string {
+	r := t.Revision
+	if len(r) > 12 {
+		r = r[:12]
+	}
+	if r == "" {
+		r = strings.Trim(t.Version, "()") // "(devel)" reads "devel"
+	}
+	if t.Modified {
+		r += "+modified"
+	}
+	return r
+}
+
+// describeSide is "path [revision]", or for a side built from git
+// "revision subject (built from git)", with its extra environment.
+func describeSide(s *harness.Side, built map[*harness.Side]*revSide) string {
+	t, _ := harness.ToolOf(s.Executable, nil)
+	t.Modified = t.Modified || s.Modified
+	d := fmt.Sprintf("%s [%s]", s.Executable, revision(t))
+	if r := built[s]; r != nil {
+		what := "built from git"
+		if r.workTree {
+			what = "the work tree, built"
+		}
+		d = fmt.Sprintf("%s %s (%s)", revision(t), shortSubject(r.commit.Subject, 50), what)
+	}
+	if len(s.Env) > 0 {
+		d += " with " + strings.Join(s.Env, " ")
+	}
+	return d
+}
+
+// joinInts is "10,20,40".
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// signalLabel names a signal as SIGINT or SIGTERM.
+func signalLabel(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+func exportedNote(path string, f *harness.ABFile) string {
+	if path == "" || !measured(f) {
+		return ""
+	}
+	return "; " + path + " holds what was measured (marked partial)"
+}
+
+// writeABFile writes the session's file as indented JSON, atomically and
+// with the mode run's exports get (export.WriteAtomic).
+func writeABFile(path string, f *harness.ABFile) error {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the A/B results: %w", err)
+	}
+	data = append(data, '\n')
+	return export.WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}

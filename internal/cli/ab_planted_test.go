@@ -1,0 +1,29 @@
+//go:build rootbench_faulty
+
+package cli
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// A planted slowdown on the head side of one cell (ROOTBENCH_SLOW, honoured
+// by test builds only) is found and named; the cell left alone is not. The
+// slowdown is large (2x) so that the check holds under -race on a loaded
+// machine; make gate-check measures the detection rate of small ones.
+func TestABFindsAPlantedSlowdown(t *testing.T) {
+	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--cell", "ocaml,boxroot", "--niters", "50",
+		"--head-env", "ROOTBENCH_SLOW=boxroot=100%", "--looks", "6,12,24", "--max-time", "2m",
+		"--fail-on-regression", "10%", "--alpha", "0.01")
+	r.must(t, exitFailed)
+	var verdict string
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if strings.Contains(l, "regression beyond the gate in:") {
+			verdict = l
+		}
+	}
+	if !strings.Contains(verdict, "boxroot") || strings.Contains(verdict, "ocaml") {
+		t.Errorf("the verdict line %q should name boxroot and only boxroot\nstderr:\n%s", verdict, r.stderr)
+	}
+}

@@ -1,0 +1,406 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report"
+	"github.com/rootbench/rootbench/report/compare"
+	"github.com/rootbench/rootbench/report/export"
+)
+
+// benchFlags are the run-control, output and export flags shared by
+// `rootbench run` and `rootbench callback`. Their short forms and meanings
+// follow hyperfine's where the concept exists.
+type benchFlags struct {
+	flags *pflag.FlagSet // set by register: resolve asks it which flags were given
+
+	runs, warmup, minRuns, maxRuns int
+	minTime, timeout               time.Duration
+	order, reference               string
+	sort, timeUnit, style          string
+	ignoreFailure, gcTable         bool
+	showOutput                     bool
+	paramLists                     []string
+	paramScan                      string
+	paramStep                      int
+	commandNames                   []string
+	pin                            string
+	exportJSON, exportCSV          string
+	exportMarkdown, exportGoBench  string
+	baseline, failOnRegression     string
+}
+
+// maxRunCount bounds the run-count flags: the largest int32, so every
+// platform's int holds it.
+const maxRunCount = math.MaxInt32
+
+// minTimeout is the shortest --timeout accepted: a worker process needs
+// about this long to start, run the smallest workload and report, on a
+// loaded machine. Shorter limits would fail every run.
+const minTimeout = 100 * time.Millisecond
+
+func (b *benchFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	b.flags = f
+	f.VarP(newIntValue(&b.warmup, 0, 0, maxRunCount), "warmup", "w", "unmeasured warm-up runs per benchmark")
+	f.VarP(newIntValue(&b.runs, 0, 1, maxRunCount), "runs", "r", "exact number of measured runs per benchmark (overrides --min-time; must lie within --min-runs and --max-runs when those are given)")
+	f.VarP(newIntValue(&b.minRuns, harness.DefaultMinRuns, 1, maxRunCount), "min-runs", "m", "at least this many runs per benchmark")
+	f.VarP(newIntValue(&b.maxRuns, 0, 1, maxRunCount), "max-runs", "M", "at most this many runs per benchmark (default: no limit)")
+	f.Var(newDurationValue(&b.minTime, harness.DefaultMinTime), "min-time", "time budget per benchmark; the run count is re-estimated as samples arrive (0: just --min-runs runs)")
+	f.StringVar(&b.order, "order", "interleaved", "run order: interleaved (round-robin across benchmarks, so drift spreads evenly) or grouped")
+	f.Var(newDurationValue(&b.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
+	f.BoolVarP(&b.ignoreFailure, "ignore-failure", "i", false, "keep going after failed runs and exit 0; failed runs are left out of the statistics")
+	f.BoolVar(&b.showOutput, "show-output", false, "pass every worker's output (stdout and stderr) through to stderr")
+	f.StringVar(&b.reference, "reference", "", "benchmark the relative figures are computed against (default: the fastest)")
+	f.StringVar(&b.sort, "sort", "auto", "summary order: auto, cell (as given) or mean (fastest first)")
+	f.StringVarP(&b.timeUnit, "time-unit", "u", "auto", "time unit: auto, s, ms, us or ns (or second, millisecond, ...)")
+	f.StringVarP(&b.style, "style", "s", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+	f.StringArrayVarP(&b.paramLists, "parameter-list", "L", nil, "scan a parameter: NAME VALUES or NAME=VALUES, VALUES comma-separated (repeatable; the cartesian product is run)")
+	f.StringVarP(&b.paramScan, "parameter-scan", "P", "", "scan a parameter over a range: NAME MIN MAX (or NAME=MIN:MAX), stepping by --parameter-step-size")
+	f.VarP(newIntValue(&b.paramStep, 1, 1, math.MaxInt64), "parameter-step-size", "D", "step of --parameter-scan")
+	f.StringArrayVarP(&b.commandNames, "command-name", "n", nil, "name the benchmarks in the output: once per benchmark in order, or once as a template with {cell} and {PARAMETER} (e.g. {batch-size})")
+	f.StringVar(&b.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1; each must be one this process may run on")
+	f.BoolVar(&b.gcTable, "gc-table", false, "print the GC table (minimum, median, maximum, stdev) for each benchmark")
+	f.StringVar(&b.exportJSON, "export-json", "", "write every sample and statistic as JSON (schema "+harness.Schema+"); - is stdout")
+	f.StringVar(&b.exportCSV, "export-csv", "", "write the summary as CSV; - is stdout")
+	f.StringVar(&b.exportMarkdown, "export-markdown", "", "write the summary as a Markdown table; - is stdout")
+	f.StringVar(&b.exportGoBench, "export-gobench", "", "write every run in the Go benchmark format (for benchstat); - is stdout")
+	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
+	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
+}
+
+// exportTarget is one requested export file.
+type exportTarget struct {
+	flag string // the flag that asked for it, for messages
+	path string
+	fn   export.Exporter
+}
+
+// exports returns the export flags given, in a fixed order.
+func (b *benchFlags) exports() []exportTarget {
+	var out []exportTarget
+	add := func(flag, path string, fn export.Exporter) {
+		if b.flags.Changed(flag) {
+			out = append(out, exportTarget{flag, path, fn})
+		}
+	}
+	add("export-json", b.exportJSON, export.JSON)
+	add("export-csv", b.exportCSV, export.CSV)
+	add("export-markdown", b.exportMarkdown, export.Markdown)
+	add("export-gobench", b.exportGoBench, export.GoBench)
+	return out
+}
+
+// session is what the shared flags resolve to.
+type session struct {
+	opts         harness.Options
+	out          io.Writer // human-readable output
+	ropts        report.Options
+	style        report.Style
+	exports      []exportTarget
+	gcTable      bool
+	baseline     *harness.File
+	baselinePath string
+	threshold    float64
+}
+
+// resolve checks the shared flags together and turns them into a session.
+// Everything that can be checked before the first run is checked here.
+func (b *benchFlags) resolve() (*session, error) {
+	s := &session{}
+	o := &s.opts
+	if err := b.checkRunCounts(); err != nil {
+		return nil, err
+	}
+	o.Warmup, o.MinRuns, o.MaxRuns, o.MinTime = b.warmup, b.minRuns, b.maxRuns, b.minTime
+	if o.MinTime == 0 {
+		o.MinTime = -1 // --min-time 0: no time budget, --min-runs runs (harness: negative disables)
+	}
+	if b.flags.Changed("runs") {
+		o.Runs = b.runs
+	}
+	if o.MaxRuns > 0 && o.MaxRuns < o.MinRuns {
+		o.MinRuns = o.MaxRuns // only --max-runs was given: it lowers the default minimum
+	}
+	if b.flags.Changed("timeout") {
+		if b.timeout < minTimeout {
+			return nil, fmt.Errorf("--timeout %v is below the minimum %v: a worker needs about that long to start and report (accepted: %v or more)", b.timeout, minTimeout, minTimeout)
+		}
+		o.Timeout = b.timeout
+	}
+	var err error
+	if o.Order, err = harness.ParseOrder(b.order); err != nil {
+		return nil, fmt.Errorf("--order: %w", err)
+	}
+	o.IgnoreFailure = b.ignoreFailure
+	o.Reference = b.reference
+	if s.ropts.Sort, err = report.ParseSort(b.sort); err != nil {
+		return nil, fmt.Errorf("--sort: %w", err)
+	}
+	if s.ropts.Unit, err = report.ParseTimeUnit(b.timeUnit); err != nil {
+		return nil, fmt.Errorf("--time-unit: %w", err)
+	}
+	style, err := report.ParseStyle(b.style)
+	if err != nil {
+		return nil, fmt.Errorf("--style: %w", err)
+	}
+	if b.flags.Changed("pin") {
+		if err := checkPin(b.pin); err != nil {
+			return nil, fmt.Errorf("--pin %s: %w", b.pin, err)
+		}
+	}
+	if b.flags.Changed("parameter-step-size") && !b.flags.Changed("parameter-scan") {
+		return nil, fmt.Errorf("--parameter-step-size needs --parameter-scan NAME MIN MAX")
+	}
+	s.exports = b.exports()
+	if err := checkExports(s.exports); err != nil {
+		return nil, err
+	}
+	if b.showOutput {
+		o.ShowOutput = os.Stderr
+	}
+	// Human output goes to stdout unless an export does.
+	s.out = os.Stdout
+	for _, e := range s.exports {
+		if e.path == "-" {
+			s.out = os.Stderr
+		}
+	}
+	outFile, _ := s.out.(*os.File)
+	s.style = report.ResolveStyle(style, outFile)
+	s.ropts.Style = s.style
+	s.ropts.Width = terminalColumns(outFile)
+	if s.style == report.None {
+		s.out = io.Discard
+	}
+	// The progress bar goes to stderr, on a terminal only: never in CI logs or pipes.
+	if s.style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
+		o.Progress = os.Stderr
+	}
+	if s.style != report.None {
+		o.Notices = os.Stderr // one line per failed run, as it happens
+	}
+	s.gcTable = b.gcTable
+	if b.failOnRegression != "" && b.baseline == "" {
+		return nil, fmt.Errorf("--fail-on-regression needs --baseline FILE (or use 'rootbench compare')")
+	}
+	if b.baseline != "" {
+		s.baselinePath = b.baseline
+		if s.baseline, err = harness.Load(b.baseline); err != nil {
+			return nil, fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	if b.failOnRegression != "" {
+		if s.threshold, err = analysis.ParseThreshold(b.failOnRegression); err != nil {
+			return nil, fmt.Errorf("--fail-on-regression: %w", err)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find the rootbench binary to start workers: %w", err)
+	}
+	o.Executable = exe
+	o.CommandLine = os.Args
+	return s, nil
+}
+
+// checkRunCounts refuses run-count flags that contradict each other, as
+// hyperfine does. Only flags the user gave are compared: the default
+// --min-runs gives way to a smaller --max-runs or --runs.
+func (b *benchFlags) checkRunCounts() error {
+	given := b.flags.Changed
+	if given("runs") {
+		if given("max-runs") && b.runs > b.maxRuns {
+			return fmt.Errorf("--runs %d is above --max-runs %d: give one of them, or --runs at most %d", b.runs, b.maxRuns, b.maxRuns)
+		}
+		if given("min-runs") && b.runs < b.minRuns {
+			return fmt.Errorf("--runs %d is below --min-runs %d: give one of them, or --runs at least %d", b.runs, b.minRuns, b.minRuns)
+		}
+	}
+	if given("min-runs") && given("max-runs") && b.maxRuns < b.minRuns {
+		return fmt.Errorf("--max-runs %d is below --min-runs %d: accepted: --min-runs <= --max-runs", b.maxRuns, b.minRuns)
+	}
+	return nil
+}
+
+// workerArgs are the worker flags every benchmark shares.
+func (b *benchFlags) workerArgs() []string {
+	if b.pin != "" {
+		return []string{"--pin", b.pin}
+	}
+	return nil
+}
+
+// label names a configuration: the cell, plus the scanned parameters.
+func label(cell string, params map[string]string, varied []string) string {
+	parts := []string{cell}
+	for _, n := range varied {
+		parts = append(parts, n+"="+params[n])
+	}
+	return strings.Join(parts, " ")
+}
+
+// commonParams returns the parameters every benchmark shares.
+func commonParams(bs []harness.Benchmark) map[string]string {
+	if len(bs) == 0 {
+		return nil
+	}
+	common := map[string]string{}
+	for k, v := range bs[0].Params {
+		common[k] = v
+	}
+	for _, b := range bs[1:] {
+		for k, v := range common {
+			if b.Params[k] != v {
+				delete(common, k)
+			}
+		}
+	}
+	return common
+}
+
+// setArgs renders parameters as worker --set flags, in a stable order.
+func setArgs(params map[string]string) []string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var args []string
+	for _, k := range keys {
+		args = append(args, "--set", k+"="+params[k])
+	}
+	return args
+}
+
+// execute runs the benchmarks, prints as hyperfine does, writes the exports
+// (atomically, after every round) and decides the exit status.
+func (s *session) execute(ctx context.Context) error {
+	ctx, stop, caught := signalContext(ctx)
+	defer stop()
+
+	o := &s.opts
+	writeExports := func(f *harness.File, final bool) error {
+		var errs []string
+		for _, e := range s.exports {
+			if e.path == "-" && !final {
+				continue // stdout gets the file once, at the end
+			}
+			if err := export.WriteFile(e.path, f, e.fn); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("export: %s", strings.Join(errs, "; "))
+		}
+		return nil
+	}
+	var exportErr error
+	o.OnRound = func(f *harness.File) {
+		if exportErr != nil {
+			return // reported once; the final write tries again
+		}
+		if err := writeExports(f, false); err != nil {
+			exportErr = err
+			fmt.Fprintf(os.Stderr, "rootbench: %v (no more snapshots during the run; the final write tries again)\n", err)
+		}
+	}
+	n := 0
+	o.OnResult = func(f *harness.File, r *harness.Result) {
+		n++
+		report.Benchmark(s.out, f, n, r, s.ropts)
+		if s.gcTable {
+			report.GCTable(s.out, r, s.ropts)
+		}
+		fmt.Fprintln(s.out)
+	}
+	if ws := harness.MachineWarnings(harness.CollectMachine()); len(ws) > 0 && s.style != report.None {
+		report.Warnings(os.Stderr, ws, s.ropts)
+	}
+
+	f, runErr := harness.Execute(ctx, *o)
+	if f == nil {
+		if runErr == nil {
+			runErr = fmt.Errorf("the harness returned no results")
+		}
+		return runErr
+	}
+	if len(f.Results) > 1 {
+		report.Summary(s.out, f, s.ropts)
+	}
+	if err := writeExports(f, true); err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	if sig := caught(); sig != nil {
+		code := exitInterrupted
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s): the exports hold what was measured so far (marked partial)", signalLabel(sig))}
+	}
+	if runErr != nil {
+		return &exitError{code: exitFailed, err: runErr}
+	}
+	if s.baseline != nil {
+		c, err := analysis.CompareFiles(s.baseline, f, analysis.Options{Threshold: s.threshold, BaseName: s.baselinePath, HeadName: "this run"})
+		if err != nil {
+			return &exitError{code: exitFailed, err: fmt.Errorf("compare with baseline: %w", err)}
+		}
+		fmt.Fprintln(s.out)
+		if err := compare.TextWidth(s.out, c, s.ropts.Width); err != nil {
+			return err
+		}
+		if err := gateError(c, s.baselinePath); err != nil {
+			return err
+		}
+	}
+	if failed := f.FailedRuns(); failed > 0 && !o.IgnoreFailure {
+		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) failed (see the reasons above; --ignore-failure keeps going and exits 0)", failed)}
+	}
+	return nil
+}
+
+// signalContext cancels ctx on SIGINT or SIGTERM and remembers which came.
+func signalContext(parent context.Context) (context.Context, func(), func() os.Signal) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got os.Signal
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case got = <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	stop := func() {
+		signal.Stop(ch)
+		cancel()
+		<-done
+	}
+	caught := func() os.Signal {
+		if ctx.Err() == nil {
+			return nil
+		}
+		<-done // the goroutine has returned: got is settled
+		return got
+	}
+	return ctx, stop, caught
+}

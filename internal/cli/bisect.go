@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/bisect"
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/report"
+)
+
+func newBisectCmd() *cobra.Command {
+	var af abFlags
+	var good, bad string
+	cmd := &cobra.Command{
+		Use:   "bisect --good REV --bad REV [--cell ...] [flags]",
+		Short: "Find the commit where a benchmark regressed: bisect a git range with ab's verdict at each step",
+		Long: `Find the first commit between --good and --bad at which the benchmark got slower
+beyond the gate, as git bisect would, with an A/B session as the judge of each
+step: the step's commit (head) against the good revision (base), both built
+from the repository (cached by commit), in ABBA order under ab's sequential
+rule (see 'rootbench ab --help').
+
+The first step confirms the regression: bad against good. The rows that
+regress there are the ones bisected (the others are not run again). Each later
+step is bad when one of those rows regresses beyond the gate, good when all of
+them pass (their interval lies wholly below the gate), and inconclusive
+otherwise: an inconclusive step is run once more with twice the time budget,
+then skipped like 'git bisect skip'. A commit that does not build, or whose
+runs fail, is skipped too.
+
+False alarms are bounded over the whole bisection, not per step: step k is
+tested at a share of --alpha (the planned steps share 0.8 alpha equally, the
+j-th extra step, a retry or a skip's, gets 0.2 alpha / 2^j), so the levels of
+all steps sum to less than --alpha and, by the union bound, the chance that
+any step calls a commit slower when it is not is at most --alpha.
+
+Exit status: 0 a culprit was named, 3 no single culprit (no regression between
+good and bad, not confirmed, or skipped commits leave several candidates),
+1 a step could not be run, 2 bad input (refused before anything builds),
+130 interrupted.`,
+		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
+  rootbench bisect --good v1.2 --bad HEAD --cell boxroot --max-time 90s --format markdown > comment.md
+  rootbench bisect --good HEAD~20 --bad HEAD --workload callback --variant cthread --handle boxroot-handle`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bp, err := resolveBisect(cmd, &af, good, bad)
+			if err != nil {
+				return usageError(err)
+			}
+			return bp.execute(cmd.Context(), cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&good, "good", "", "a revision without the regression (required)")
+	f.StringVar(&bad, "bad", "", "a revision with it, descending from --good (required)")
+	af.registerSession(f, "bisection")
+	return cmd
+}
+
+// bisectPlan is what the bisect flags resolve to.
+type bisectPlan struct {
+	abPlan
+	search  *bisect.Bisection
+	builder *gitrev.Builder
+	alpha   float64 // the whole bisection's
+	maxTime time.Duration
+	// tracked are the labels of the rows the confirmation found regressed:
+	// the rows later steps run and judge.
+	tracked map[string]bool
+	steps   []bisectStep
+}
+
+// bisectStep is a step as the report shows it.
+type bisectStep struct {
+	step    bisect.Step
+	outcome bisect.Outcome
+}
+
+// resolveBisect checks every flag and the range before anything builds.
+func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPlan, error) {
+	switch {
+	case good == "" || bad == "":
+		return nil, fmt.Errorf("--good REV and --bad REV are both required: a revision without the regression and one with it")
+	}
+	bp := &bisectPlan{abPlan: abPlan{format: af.format}}
+	if err := af.resolveSession(cmd, &bp.abPlan); err != nil {
+		return nil, err
+	}
+	bp.alpha, bp.maxTime = bp.rule.Alpha, bp.opts.MaxTime
+	repo, err := openRepo(af.repo)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []*revSide{{flag: "--good", rev: good}, {flag: "--bad", rev: bad}} {
+		if err := r.resolve(cmd.Context(), repo); err != nil {
+			return nil, err
+		}
+	}
+	bp.search, err = bisect.New(cmd.Context(), repo, good, bad)
+	switch {
+	case errors.Is(err, bisect.ErrNotAncestor):
+		return nil, fmt.Errorf("--good %s is not an ancestor of --bad %s: bisect needs good to come before bad in the history", good, bad)
+	case errors.Is(err, bisect.ErrEmptyRange):
+		return nil, fmt.Errorf("--good %s --bad %s: no commits between them to bisect", good, bad)
+	case err != nil:
+		return nil, err
+	}
+	bp.builder = newBuilder(repo, bp.out)
+	return bp, nil
+}
+
+// execute runs the bisection, prints its steps and its result, and decides
+// the exit status.
+func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
+	ctx, stop, caught := signalContext(ctx)
+	defer stop()
+	n := len(bp.search.Commits())
+	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
+		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
+		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), bp.maxTime, 100*bp.rule.Threshold, bp.alpha)
+	res := bp.search.Run(ctx, bisect.Options{
+		Oracle: bp.oracle,
+		Alpha:  bp.alpha,
+		OnStep: func(s bisect.Step, o bisect.Outcome) {
+			bp.steps = append(bp.steps, bisectStep{step: s, outcome: o})
+			if bp.format == "text" {
+				fmt.Fprintln(stdout, stepLine(s, o))
+			}
+		},
+	})
+	if bp.format == "markdown" {
+		if err := bp.markdown(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(stdout)
+		fmt.Fprintln(stdout, resultLine(res))
+	}
+	if sig := caught(); sig != nil {
+		code := exitInterrupted
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d step(s)", signalLabel(sig), len(res.Steps))}
+	}
+	switch res.Status {
+	case bisect.Found:
+		return nil
+	case bisect.Unfinished:
+		return &exitError{code: exitFailed, err: fmt.Errorf("bisection unfinished: %w", res.Err)}
+	}
+	return &exitError{code: analysis.Inconclusive.ExitCode(), err: errors.New("no single culprit: " + res.Status.String())}
+}
+
+// oracle judges one step: an A/B session of the step's commit (head)
+// against good (base), at the step's share of the false-alarm budget.
+func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome {
+	goodBin, err := bp.builder.Build(ctx, s.Good)
+	if err != nil {
+		return bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, err)}
+	}
+	bin, err := bp.builder.Build(ctx, s.Commit)
+	var be *gitrev.BuildError
+	switch {
+	case errors.As(err, &be):
+		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}
+	case err != nil:
+		return bisect.Outcome{Err: err}
+	}
+	o := bp.opts
+	o.Base.Executable, o.Head.Executable = goodBin.Path, bin.Path
+	o.MaxTime = time.Duration(float64(bp.maxTime) * max(s.Budget, 1))
+	rule := bp.rule
+	rule.Alpha = s.Alpha
+	rule.BaseName, rule.HeadName = "good", s.Commit.Short
+	o.Rule = &rule
+	if !s.Confirmation {
+		var kept []harness.Benchmark
+		for _, b := range o.Benchmarks {
+			if bp.tracked[b.Label] {
+				kept = append(kept, b)
+			}
+		}
+		o.Benchmarks = kept
+	}
+	o.Benchmarks = slices.Clone(o.Benchmarks)
+	if err := prepareSides(ctx, &o, bp.pin, bp.out); err != nil {
+		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
+	}
+	f, err := harness.ExecuteAB(ctx, o)
+	if err != nil {
+		return bisect.Outcome{Err: err}
+	}
+	v := rule.Verdict(f, false)
+	runs := sessionLength(f)
+	switch {
+	case v.HeadFailed > 0:
+		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", v.HeadFailed, runs)}
+	case v.Comparison == nil:
+		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + runs}
+	}
+	if s.Confirmation {
+		bp.tracked = map[string]bool{}
+		for _, r := range v.Comparison.Regressions() {
+			bp.tracked[r.Label] = true
+		}
+	}
+	verdict := bisect.Good
+	var detail []string
+	for _, r := range v.Comparison.Rows {
+		if !bp.tracked[r.Label] && !(s.Confirmation && len(bp.tracked) == 0) {
+			continue
+		}
+		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", r.Label, 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
+		switch r.Gate {
+		case analysis.Regression:
+			verdict = bisect.Bad
+		case analysis.Inconclusive:
+			if verdict != bisect.Bad {
+				verdict = bisect.Inconclusive
+			}
+		}
+	}
+	return bisect.Outcome{Verdict: verdict, Detail: strings.Join(detail, "; ") + "; " + runs}
+}
+
+// oneLine is the first line of s.
+func oneLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// stepName is "2/8", "1/8 (confirm)" or "3/8 retry".
+func stepName(s bisect.Step) string {
+	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
+	switch {
+	case s.Confirmation && s.Attempt > 1:
+		n += " confirm, retry"
+	case s.Confirmation:
+		n += " confirm"
+	case s.Attempt > 1:
+		n += " retry"
+	}
+	return n
+}
+
+// stepLine is one step of the text report, in two lines that fit 80
+// columns: the step, commit and subject; then the verdict with the tracked
+// rows' estimates and intervals, and the runs.
+func stepLine(s bisect.Step, o bisect.Outcome) string {
+	verdict := o.Verdict.String()
+	detail := o.Detail
+	if o.Err != nil {
+		verdict, detail = "error", o.Err.Error()
+	}
+	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 50), verdict, detail)
+}
+
+// shortSubject cuts a subject to n characters.
+func shortSubject(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// resultLine says how the bisection ended, and the culprit with its subject.
+func resultLine(res bisect.Result) string {
+	spent := fmt.Sprintf("%d step(s); false-alarm levels spent %.3g of %.3g", len(res.Steps), res.Spent, res.Alpha)
+	switch res.Status {
+	case bisect.Found:
+		return fmt.Sprintf("culprit: %s %s\n(%s)", res.Culprit.Short, res.Culprit.Subject, spent)
+	case bisect.Ambiguous:
+		var cs []string
+		for _, c := range res.Candidates {
+			cs = append(cs, c.String())
+		}
+		return fmt.Sprintf("ambiguous: skipped commits leave %d candidates:\n  %s\n(%s)", len(cs), strings.Join(cs, "\n  "), spent)
+	case bisect.NoRegression:
+		return fmt.Sprintf("no regression: %s is not slower than %s beyond the gate (%s)", res.Bad.Short, res.Good.Short, spent)
+	case bisect.NotConfirmed:
+		return fmt.Sprintf("not confirmed: %s against %s stayed undecided (%s); a longer --max-time may decide", res.Bad.Short, res.Good.Short, spent)
+	}
+	return fmt.Sprintf("unfinished: %v (%s)", res.Err, spent)
+}
+
+// markdown writes the steps as a table and the result, for an issue
+// comment.
+func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result) error {
+	fmt.Fprintf(w, "### rootbench bisect: %s..%s\n\n", res.Good.Short, res.Bad.Short)
+	var rows [][]string
+	for _, s := range bp.steps {
+		verdict, detail := s.outcome.Verdict.String(), s.outcome.Detail
+		if s.outcome.Err != nil {
+			verdict, detail = "error", s.outcome.Err.Error()
+		}
+		rows = append(rows, []string{stepName(s.step), "`" + s.step.Commit.Short + "`", mdEscape(s.step.Commit.Subject), verdict, mdEscape(detail)})
+	}
+	if err := report.MarkdownTable(w, []string{"step", "commit", "subject", "verdict", "estimate [interval]; runs"}, rows, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n**%s**\n", strings.ReplaceAll(resultLine(res), "\n", " "))
+	return nil
+}
+
+// mdEscape keeps a cell's text from breaking the Markdown table.
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
+)
+
+// fakeWorker is the main.go of a tiny stand-in for rootbench at one commit
+// of a synthetic history: its worker answers --describe and makes a "run"
+// that sleeps delayMs milliseconds and reports the time it slept.
+func fakeWorker(t *testing.T, delayMs int) string {
+	t.Helper()
+	params := slices.Sorted(func(yield func(string) bool) {
+		for k := range defaultMsgpassParams().Map() {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	params = append(params, harness.ParamWarmupPasses)
+	desc, err := json.Marshal(harness.WorkerDescription{
+		Protocol:   harness.ProtocolVersion,
+		Workloads:  map[string]harness.WorkloadDescription{"msgpass": {Params: params, Cells: []string{"ocaml"}}},
+		Flags:      []string{"workload", "cell", "set", "pin", "describe"},
+		WarmupPass: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+const delay = %d * time.Millisecond
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] != "worker" {
+		fmt.Fprintln(os.Stderr, "a stand-in for rootbench: only its worker")
+		os.Exit(2)
+	}
+	for _, a := range os.Args[2:] {
+		if a == "--describe" {
+			fmt.Println(%q)
+			return
+		}
+	}
+	start := time.Now()
+	time.Sleep(delay)
+	fmt.Printf("{\"wall_ns\":%%d,\"cells\":1000}\n", time.Since(start).Nanoseconds())
+}
+`, delayMs, desc)
+}
+
+// TestBisectFindsPlantedSlowdown bisects a synthetic history of seven
+// commits, built from a temporary repository, in which one commit triples
+// the worker's time: bisect must name it, after confirming the regression.
+func TestBisectFindsPlantedSlowdown(t *testing.T) {
+	repo := gittest.New(t)
+	var commits []string
+	for i := range 7 {
+		delay := 30
+		if i >= 4 {
+			delay = 90 // the culprit: commit 4 triples the time
+		}
+		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, delay),
+			"notes.txt": fmt.Sprintf("commit %d\n", i)}
+		subject := fmt.Sprintf("change %d", i)
+		if i == 4 {
+			subject = "change 4: the planted slowdown"
+		}
+		commits = append(commits, repo.Commit(t, files, subject))
+	}
+	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + t.TempDir()}, "bisect", "--repo", repo.Dir,
+		"--good", commits[0], "--bad", commits[6], "--cell", "ocaml", "--looks", "12,24", "--max-time", "1m",
+		// A wide gate: under -race on a loaded machine a sleep's jitter is
+		// several percent, and an unchanged step must still pass.
+		"--fail-on-regression", "50%")
+	r.must(t, 0)
+	t.Logf("bisect output:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, "culprit: "+commits[4][:7]) || !strings.Contains(r.stdout, "the planted slowdown") {
+		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[4][:7], r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "confirm") || !strings.Contains(r.stdout, "bad") || !strings.Contains(r.stdout, "good") {
+		t.Errorf("steps not printed:\n%s", r.stdout)
+	}
+
+	// The same range, refused before anything builds: good after bad.
+	r = rootbench(t, nil, "bisect", "--repo", repo.Dir, "--good", commits[6], "--bad", commits[0])
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "not an ancestor") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+		t.Errorf("stderr is not one line saying 'not an ancestor':\n%s", r.stderr)
+	}
+}
+
+func TestBisectBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bisect"}, "--good REV and --bad REV are both required"},
+		{[]string{"bisect", "--good", "HEAD"}, "both required"},
+		{[]string{"bisect", "--good", "no-such-revision-xyz", "--bad", "HEAD"}, "unknown revision"},
+		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD~1"}, "no commits between them"},
+		{[]string{"bisect", "--good", "HEAD", "--bad", "HEAD~1"}, "not an ancestor"},
+		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--repo", dir}, "not inside a git repository"},
+		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--max-time", "0s"}, "--max-time"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := rootbench(t, nil, tc.args...)
+			r.must(t, exitUsage)
+			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
+			}
+		})
+	}
+}

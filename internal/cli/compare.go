@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/report/compare"
+)
+
+func newCompareCmd() *cobra.Command {
+	var format, cells, threshold, method, alpha string
+	cmd := &cobra.Command{
+		Use:   "compare BASE NEW | compare --cells A,B FILE.json",
+		Short: "Compare two results files, two go test -bench outputs, or two cells of one file, with a three-way regression gate",
+		Long: `Compare every benchmark present on both sides: one row per benchmark with both
+medians, the change (delta) with its confidence interval, the p-value and a
+verdict (faster, slower, or ~ for no significant difference), closed by a
+geomean row. When the two sides do different work per run, the row compares
+time per unit of work and says so.
+
+BASE and NEW are rootbench results files (JSON) or the text go test -bench
+prints (the files benchstat reads), told apart by their first character. Go
+benchmark text is compared on time per op (ns/op, or any time unit benchfmt
+converts to sec/op); other units such as B/op are not compared.
+
+--method hl (the default): the Hodges-Lehmann shift of log times with the
+Mann-Whitney (Moses) interval; a row is significant exactly when its interval
+excludes 0, and Holm's correction keeps the chance of any false alarm across
+the table at --alpha. --method benchstat reproduces benchstat exactly (no
+correction across rows).
+
+--fail-on-regression T makes this a CI gate with three outcomes per row (T is
+a percentage with its '%': 5%, 0.5%; a bare number is refused, since 5 could
+mean 5% or the fraction 5):
+pass when the interval lies wholly below +T; regression when the change is
+significant and its estimate is beyond +T; otherwise inconclusive, with about
+how many more runs per side would decide it. No row passes merely because its
+data are too noisy.
+
+Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
+(flags, files, or samples that are not positive finite numbers).`,
+		Example: `  rootbench compare base.json new.json
+  go test -bench . -count 10 > new.txt; rootbench compare --fail-on-regression 5% old.txt new.txt
+  rootbench compare --format markdown --fail-on-regression 5% base.json new.json
+  rootbench compare --cells ocaml,boxroot --fail-on-regression 5% results/msgpass.json
+  rootbench compare --method benchstat base.json new.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("compare needs results files\nUsage: %s", cmd.UseLine())
+			}
+			o := analysis.Options{}
+			var err error
+			if o.Method, err = analysis.ParseMethod(method); err != nil {
+				return usageErrorf("--method: %v", err)
+			}
+			if alpha != "" {
+				a, perr := parse.Decimal(alpha)
+				if perr != nil || !(a > 0 && a < 1) {
+					return usageErrorf("--alpha %q: expected a decimal number strictly between 0 and 1, such as 0.05", alpha)
+				}
+				o.Alpha = a
+			}
+			if threshold != "" {
+				t, err := analysis.ParseThreshold(threshold)
+				if err != nil {
+					return usageErrorf("--fail-on-regression: %v", err)
+				}
+				o.Threshold = t
+			}
+			render, ok := map[string]func(io.Writer, *analysis.Comparison) error{
+				"text": func(w io.Writer, c *analysis.Comparison) error {
+					f, _ := w.(*os.File)
+					return compare.TextWidth(w, c, terminalColumns(f))
+				},
+				"markdown": compare.Markdown,
+				"json":     compare.JSON,
+			}[format]
+			if !ok {
+				return usageErrorf("--format %q: accepted: text, markdown, json", format)
+			}
+			var c *analysis.Comparison
+			switch {
+			case cells != "":
+				if len(args) != 1 {
+					return usageErrorf("--cells A,B takes exactly one results file, got %d", len(args))
+				}
+				names, err := parse.List(cells)
+				if err != nil || len(names) != 2 {
+					return usageErrorf("--cells %q: expected two labels, A,B (A is the base)", cells)
+				}
+				f, err := harness.Load(args[0])
+				if err != nil {
+					return usageError(err)
+				}
+				if c, err = analysis.CompareCells(f, names[0], names[1], o); err != nil {
+					return usageError(err)
+				}
+			default:
+				if len(args) != 2 {
+					return usageErrorf("compare takes two results files or go test -bench outputs, BASE NEW (or --cells A,B FILE.json); got %d argument(s)", len(args))
+				}
+				o.BaseName, o.HeadName = args[0], args[1]
+				if c, err = analysis.ComparePaths(args[0], args[1], o); err != nil {
+					return usageError(err)
+				}
+			}
+			if err = render(cmd.OutOrStdout(), c); err != nil {
+				return err
+			}
+			return gateError(c, "")
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "text", "output format: text, markdown (a PR comment) or json (schema "+compare.JSONSchema+")")
+	f.StringVar(&cells, "cells", "", "compare two cells (labels) within one file: BASE,NEW")
+	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided, 0 when every row passes")
+	f.StringVar(&method, "method", "hl", "statistics: hl (Hodges-Lehmann + Holm, the default) or benchstat (exactly benchstat's)")
+	f.StringVar(&alpha, "alpha", "", "error rate: across the table for hl, per row for benchstat (default 0.05)")
+	return cmd
+}
+
+// gateError turns a comparison's gate outcome into the exit status: nil
+// for pass (or no gate), exit 1 for a regression, exit 3 when inconclusive.
+// against names the baseline in the message ("" for compare).
+func gateError(c *analysis.Comparison, against string) error {
+	suffix := ""
+	if against != "" {
+		suffix = " against " + against
+	}
+	switch c.Outcome() {
+	case analysis.Regression:
+		return &exitError{code: analysis.Regression.ExitCode(), err: fmt.Errorf("%d benchmark(s) regressed beyond %.4g%%%s",
+			len(c.Regressions()), 100*c.Threshold, suffix)}
+	case analysis.Inconclusive:
+		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (the summary line says about how many)",
+			suffix, len(c.Undecided()), 100*c.Threshold)}
+	}
+	return nil
+}

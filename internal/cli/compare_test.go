@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench/harness"
+)
+
+// writeSamples writes a results file with one result per label holding the
+// given wall times (seconds), 1000 cells a run.
+func writeSamples(t *testing.T, path string, samples map[string][]float64) {
+	t.Helper()
+	f := &harness.File{Schema: harness.Schema, Workload: "msgpass", Unit: "cell", Params: map[string]string{}}
+	for _, label := range []string{"ocaml", "boxroot"} {
+		xs, ok := samples[label]
+		if !ok {
+			continue
+		}
+		r := harness.Result{Cell: label, Label: label}
+		for i, x := range xs {
+			r.Runs = append(r.Runs, harness.Run{Index: i, WallNs: int64(x * 1e9), Cells: 1000})
+		}
+		f.Results = append(f.Results, r)
+	}
+	harness.Summarize(f)
+	data, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The committed message-passing results: boxroot costs more than the
+// control by far more than 5%, so the gate must not pass (issue 14).
+func TestCompareGateOnCommittedResults(t *testing.T) {
+	r := rootbench(t, nil, "compare", "--cells", "ocaml,boxroot", "--fail-on-regression", "5%", "../../results/msgpass.json")
+	if r.code != 1 && r.code != 3 {
+		t.Fatalf("exit %d, want 1 (regression) or 3 (inconclusive)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestCompareGateOutcomes(t *testing.T) {
+	dir := t.TempDir()
+	base, slow, same, few, fewSlow := filepath.Join(dir, "base.json"), filepath.Join(dir, "slow.json"),
+		filepath.Join(dir, "same.json"), filepath.Join(dir, "few.json"), filepath.Join(dir, "few-slow.json")
+	xs := []float64{1.00, 1.01, 0.99, 1.02, 0.98, 1.005, 0.995, 1.01}
+	scale := func(k float64) []float64 {
+		out := make([]float64, len(xs))
+		for i, x := range xs {
+			out[i] = x * k
+		}
+		return out
+	}
+	writeSamples(t, base, map[string][]float64{"ocaml": xs})
+	writeSamples(t, slow, map[string][]float64{"ocaml": scale(1.5)})
+	writeSamples(t, same, map[string][]float64{"ocaml": scale(1.001)})
+	writeSamples(t, few, map[string][]float64{"ocaml": xs[:3]})
+	writeSamples(t, fewSlow, map[string][]float64{"ocaml": scale(1.5)[:3]})
+
+	rootbench(t, nil, "compare", "--fail-on-regression", "5%", base, slow).must(t, 1)
+	rootbench(t, nil, "compare", "--fail-on-regression", "5%", base, same).must(t, 0)
+	r := rootbench(t, nil, "compare", "--fail-on-regression", "5%", few, fewSlow)
+	r.must(t, 3)
+	if !strings.Contains(r.stdout, "INCONCLUSIVE") || !strings.Contains(r.stdout, "more run") || !strings.Contains(r.stderr, "inconclusive") {
+		t.Errorf("an undecided gate does not say so, or how many runs would decide:\n%s\n%s", r.stdout, r.stderr)
+	}
+	// benchstat mode keeps benchstat's numbers; the gate is the same rule.
+	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "5%", base, slow).must(t, 1)
+	rootbench(t, nil, "compare", "--method", "t-test", base, slow).must(t, exitUsage)
+	rootbench(t, nil, "compare", "--alpha", "2", base, slow).must(t, exitUsage)
+
+	var doc struct {
+		Schema string
+		Gate   string
+	}
+	r = rootbench(t, nil, "compare", "--format", "json", "--fail-on-regression", "5%", base, slow)
+	r.must(t, 1)
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v3" || doc.Gate != "regression" {
+		t.Errorf("json: %v, schema %q gate %q", err, doc.Schema, doc.Gate)
+	}
+}
+
+func TestCompareRejectsBadSamples(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.json"), filepath.Join(dir, "bad.json")
+	writeSamples(t, good, map[string][]float64{"ocaml": {1, 1.1, 0.9}})
+	writeSamples(t, bad, map[string][]float64{"ocaml": {1, -1.1, 0.9}})
+	r := rootbench(t, nil, "compare", good, bad)
+	r.must(t, exitUsage)
+	for _, want := range []string{"bad.json", `result "ocaml"`, "run 2", "wall_ns", "must be a positive"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("error lacks %q: %s", want, r.stderr)
+		}
+	}
+	if n := strings.Count(strings.TrimSpace(r.stderr), "\n"); n != 0 {
+		t.Errorf("want one line, got:\n%s", r.stderr)
+	}
+	rootbench(t, nil, "report", bad, "-o", dir).must(t, exitUsage)
+}
+
+func TestCompareUsage(t *testing.T) {
+	r := rootbench(t, nil, "compare")
+	r.must(t, exitUsage)
+	if !strings.Contains(strings.ToLower(r.stderr), "usage: rootbench compare base new") {
+		t.Errorf("compare without arguments does not print its usage line: %s", r.stderr)
+	}
+	r = rootbench(t, nil, "compare", "--help")
+	r.must(t, 0)
+	for _, want := range []string{"0 pass", "1 regression", "3 inconclusive", "2 bad input", "--method", "Holm"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare --help lacks %q", want)
+		}
+	}
+}
+
+// TestCompareGoBenchText: two files of go test -bench output are compared
+// per op, and the gate decides on them as on results files.
+func TestCompareGoBenchText(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, ns ...int) string {
+		var b strings.Builder
+		b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/p\n")
+		for _, v := range ns {
+			fmt.Fprintf(&b, "BenchmarkEncode-2   \t%d\t%d ns/op\t16 B/op\t1 allocs/op\n", 1_000_000+v, v)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	old := write("old.txt", 1000, 1002, 998, 1001, 999, 1000, 1003, 997)
+	slow := write("new.txt", 1200, 1203, 1198, 1201, 1199, 1200, 1202, 1197)
+	r := rootbench(t, nil, "compare", "--fail-on-regression", "5%", old, slow)
+	r.must(t, 1)
+	for _, want := range []string{"median time per op", "Encode-2", "REGRESSION", "+20.00%"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare of Go benchmark text lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).must(t, 0)
+}

@@ -1,0 +1,173 @@
+//go:build rootbench_faulty
+
+package cli
+
+// Tests that need the test-only faulty:* cells, built only with
+// -tags rootbench_faulty (make test passes it).
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/impls"
+)
+
+func TestFaultyCellsFailLoudly(t *testing.T) {
+	for _, tc := range []struct{ cell, want string }{
+		{"faulty:wrong-value", "wrong value"},
+		{"faulty:leak", "leak"},
+	} {
+		t.Run(tc.cell, func(t *testing.T) {
+			r := rootbench(t, nil, "run", "--cell", tc.cell, "--niters", "20", "--runs", "1")
+			r.must(t, 1)
+			all := r.stdout + r.stderr
+			if !strings.Contains(all, tc.cell) || !strings.Contains(all, tc.want) {
+				t.Fatalf("output does not name the cell %q and the problem %q:\n%s", tc.cell, tc.want, all)
+			}
+		})
+	}
+}
+
+func TestTimeoutIsRecordedAndOthersSurvive(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "2",
+		"--timeout", "2s", "--export-json", out)
+	r.must(t, 1)
+	f, err := harness.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCell := map[string]harness.Result{}
+	for _, res := range f.Results {
+		byCell[res.Cell] = res
+	}
+	if ok := byCell["ocaml"]; len(ok.Runs) != 2 || ok.Failed != 0 {
+		t.Errorf("ocaml's results did not survive: %+v", ok.Runs)
+	}
+	hang := byCell["faulty:hang"]
+	if len(hang.Runs) == 0 || !hang.Runs[0].Failed || !strings.Contains(hang.Runs[0].Error, "timed out") {
+		t.Errorf("the hanging run is not recorded as timed out: %+v", hang.Runs)
+	}
+}
+
+func TestWorkerFaultsAreRecorded(t *testing.T) {
+	for _, tc := range []struct{ cell, reason string }{
+		{"faulty:panic", "panic"},
+		{"faulty:crash", "killed"},
+		{"faulty:exit", "exit status 3"},
+		{"faulty:garbage", "malformed"},
+	} {
+		t.Run(tc.cell, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := rootbench(t, nil, "run", "--cell", "ocaml,"+tc.cell, "--niters", "20", "--runs", "2", "--export-json", out)
+			r.must(t, 1)
+			f, err := harness.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var okRuns int
+			var reason string
+			for _, res := range f.Results {
+				for _, run := range res.Runs {
+					if res.Cell == "ocaml" && !run.Failed {
+						okRuns++
+					}
+					if res.Cell == tc.cell && run.Failed {
+						reason = run.Error + "\n" + run.StderrTail
+					}
+				}
+			}
+			if okRuns != 2 {
+				t.Errorf("ocaml kept %d good runs, want 2", okRuns)
+			}
+			if !strings.Contains(strings.ToLower(reason), tc.reason) {
+				t.Errorf("reason %q does not say %q", reason, tc.reason)
+			}
+		})
+	}
+	// --ignore-failure exits 0.
+	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:exit", "--niters", "20", "--runs", "2", "--ignore-failure")
+	r.must(t, 0)
+}
+
+func TestInterruptWritesPartialExports(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			cmd := exec.Command(os.Args[0], "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "3",
+				"--order", "grouped", "--export-json", out)
+			cmd.Env = append(cleanEnv(), "ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0")
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until ocaml's runs are exported, then interrupt the hanging cell.
+			deadline := time.Now().Add(2 * time.Minute)
+			for {
+				if f, err := harness.Load(out); err == nil && len(f.Results) > 0 && len(f.Results[0].Runs) == 3 {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("ocaml's runs never reached the export; stderr:\n%s", errb.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			want := 128 + int(sig)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != want {
+				t.Fatalf("exit: %v, want status %d; stderr:\n%s", err, want, errb.String())
+			}
+			f, err := harness.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.Partial || len(f.Results[0].Runs) != 3 {
+				t.Fatalf("export after %v: partial=%v, ocaml runs %d", sig, f.Partial, len(f.Results[0].Runs))
+			}
+		})
+	}
+}
+
+// TestPlantedSlowdownReachesTheWorker runs a worker with ROOTBENCH_SLOW set
+// for its cell and for another cell: only the named cell's run is slowed and
+// marked (impls.SlowStat); the passes are all there.
+func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
+	worker := func(env string) harness.Run {
+		t.Helper()
+		r := rootbench(t, []string{"ROOTBENCH_SLOW=" + env}, "worker", "--workload", "msgpass", "--cell", "direct",
+			"--set", "niters=20", "--set", "passes=3")
+		r.must(t, 0)
+		run, err := harness.ParseWorkerOutput([]byte(r.stdout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.PassNs) != 3 || run.Cells != 3*20*1024 {
+			t.Fatalf("worker line has %d passes and %d cells, want 3 and %d", len(run.PassNs), run.Cells, 3*20*1024)
+		}
+		return run
+	}
+	if run := worker("ocaml=20%"); run.Stats[impls.SlowStat] != 200 {
+		t.Errorf("slowed run's stats %v lack %s=200", run.Stats, impls.SlowStat)
+	}
+	if run := worker("ref=20%"); run.Stats[impls.SlowStat] != 0 {
+		t.Errorf("a slowdown planted on ref marked ocaml's run: %v", run.Stats)
+	}
+	r := rootbench(t, []string{"ROOTBENCH_SLOW=ocaml=fast"}, "run", "--cell", "ocaml", "--runs", "1")
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "ROOTBENCH_SLOW") || !strings.Contains(r.stderr, "bad percentage") {
+		t.Errorf("a malformed ROOTBENCH_SLOW is not explained:\n%s", r.stderr)
+	}
+}

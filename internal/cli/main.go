@@ -1,0 +1,129 @@
+// Command rootbench compares root-handle implementations — the ways a Go
+// program keeps a value alive behind a small token that can cross into C —
+// with a hyperfine-grade harness: one worker process per run, interleaved
+// runs, statistics, GC and memory figures, exports, comparisons and reports.
+//
+// Run `rootbench --help` for the commands.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit statuses.
+const (
+	exitFailed      = 1   // a run failed, or a regression was found
+	exitUsage       = 2   // bad input: flags, names, numbers, files
+	exitInterrupted = 130 // SIGINT (128+2); SIGTERM gives 143
+)
+
+// A gate's outcome (compare, run --baseline, ab, bisect) exits with
+// analysis.Outcome.ExitCode, the one definition of its statuses: 0 pass, 1
+// regression, 3 inconclusive.
+
+// exitError carries an exit status up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf reports bad input: exit status 2.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func usageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rootbench",
+		Short: "Benchmark root-handle implementations (cgo.Handle, boxroot, heap boxes, ...)",
+		Long: `rootbench compares root handles: the ways a Go program keeps a value alive
+behind a small token that can cross into C or sit in another goroutine's queue
+(runtime/cgo.Handle, handle tables, heap boxes, a Go port of OCaml's boxroot).
+
+Every measured run is a fresh worker process; runs of different cells are
+interleaved; every sample is kept and can be exported, compared and reported.
+
+Exit status: 0 success, 1 a run failed or a regression was found, 2 bad input
+(refused before anything runs), 130 interrupted (143 on SIGTERM).
+
+Shell completion: 'rootbench completion bash|zsh|fish|powershell --help' says
+how to load it, e.g. source <(rootbench completion bash).`,
+		// Version makes cobra answer --version; the template prints it all.
+		Version:       "version",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.Flags().BoolP("version", "V", false, "print the version, VCS revision, Go version and build features")
+	root.SetVersionTemplate(versionText())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
+	})
+	root.AddCommand(newRunCmd(), newListCmd(), withUsageOnMissingArgs(newCompareCmd()), newReportCmd(),
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd(), newBisectCmd())
+	return root
+}
+
+// withUsageOnMissingArgs makes a command that takes files answer a bare
+// invocation with its usage line, not a count of missing arguments.
+func withUsageOnMissingArgs(cmd *cobra.Command) *cobra.Command {
+	check := cmd.Args
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErrorf("%s needs results files: usage: %s", c.Name(), c.UseLine())
+		}
+		if check != nil {
+			return check(c, args)
+		}
+		return nil
+	}
+	return cmd
+}
+
+func main() {
+	root := newRootCmd()
+	root.SetArgs(expandMultiArgFlags(root, os.Args[1:]))
+	err := root.Execute()
+	if err == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "rootbench: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.code)
+	}
+	// Cobra's own errors (unknown command, bad arguments) are usage errors.
+	os.Exit(exitUsage)
+}
+
+// terminalColumns is the width of the terminal f writes to, or 0 when f is
+// nil or not a terminal (a pipe, a file, a CI log): tables narrow to fit a
+// terminal and are left whole everywhere else.
+func terminalColumns(f *os.File) int {
+	if f == nil || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 0 {
+		return 0
+	}
+	return cols
+}

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/report/document"
+)
+
+func newReportCmd() *cobra.Command {
+	var dir, readme string
+	cmd := &cobra.Command{
+		Use:   "report RESULT.json... -o DIR",
+		Short: "Write DIR/REPORT.md with charts (SVG and PNG) from one or more results files",
+		Long: `Write DIR/REPORT.md and the charts it shows (SVG and PNG). REPORT.md holds one
+table of the files (workload, configurations, runs, rootbench revision, when
+measured) and the machine they ran on, then per file a summary, one GC table,
+the implementations' counters and charts in ns/cell or ns/call (callback
+files): mean per configuration with ±1σ error bars, box plots of every run, run
+progression to spot drift, and one line chart per scanned parameter.
+Configurations that several files share (two machines, a short and a long run)
+are first compared in one bar chart per workload. A file that holds no results
+is refused (exit 2).`,
+		Example: `  rootbench report results/msgpass.json -o results
+  rootbench report laptop.json server.json -o /tmp/report`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
+			}
+			var files []*harness.File
+			var names []string
+			for _, a := range args {
+				f, err := harness.Load(a)
+				if err != nil {
+					return usageError(err)
+				}
+				if len(f.Results) == 0 {
+					return usageErrorf("%s holds no results: nothing to report (accepted: a results file with at least one result, as rootbench run and callback write)", a)
+				}
+				analysis.Annotate(f) // the relative figures REPORT.md shows
+				files = append(files, f)
+				names = append(names, filepath.Base(a))
+			}
+			if err := document.Write(dir, files, names); err != nil {
+				return fmt.Errorf("write the report: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, "REPORT.md"))
+			if readme == "" {
+				return nil
+			}
+			var hfiles []*harness.File
+			var hnames []string
+			for i, f := range files {
+				if rel := analysis.Relate(f); f.Workload == "msgpass" && rel.Basis == analysis.BasisTime && rel.Incumbent != "" {
+					hfiles, hnames = append(hfiles, f), append(hnames, args[i])
+				}
+			}
+			block, err := document.Headline(hfiles, hnames)
+			if err != nil {
+				return fmt.Errorf("the README's results block: %w", err)
+			}
+			if err := document.UpdateHeadline(readme, block); err != nil {
+				return usageError(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "updated the results block of %s\n", readme)
+			return nil
+		},
+	}
+	withUsageOnMissingArgs(cmd)
+	cmd.Flags().StringVarP(&dir, "output", "o", "", "folder for REPORT.md and the charts (created if needed)")
+	cmd.Flags().StringVar(&readme, "readme", "", "also rewrite the results block of this Markdown file (between the markers "+
+		"'<!-- results:begin' and '<!-- results:end -->') with a table per message-passing file of equal work that holds cgo-handle: mean ns per cell, CV, relative, and × faster than cgo-handle")
+	return cmd
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/gitrev"
+)
+
+// A build side given by revision (`ab --base-rev`, `bisect`): resolved
+// before anything builds, so that an unknown revision or a directory that
+// is not a git repository is refused with one line (exit 2); built when the
+// session starts, cached by commit.
+
+// revSide is one side of a session given as a git revision, or the work
+// tree as it is (rev "" with workTree).
+type revSide struct {
+	flag     string // the flag that named it, for messages
+	rev      string
+	workTree bool
+	commit   gitrev.Commit
+}
+
+// openRepo opens the git repository enclosing dir, as a usage error when
+// there is none.
+func openRepo(dir string) (*gitrev.Repo, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	repo, err := gitrev.Open(dir)
+	if err != nil {
+		if errors.Is(err, gitrev.ErrNotRepository) {
+			return nil, fmt.Errorf("%s is not inside a git repository: revisions can only be built from one (use --repo DIR, or --base PATH with a built binary)", dir)
+		}
+		return nil, err
+	}
+	return repo, nil
+}
+
+// resolve finds the side's commit; an unknown revision is one line naming
+// the flag.
+func (s *revSide) resolve(ctx context.Context, repo *gitrev.Repo) error {
+	var err error
+	if s.workTree {
+		s.commit, err = repo.Head(ctx)
+	} else {
+		s.commit, err = repo.Resolve(ctx, s.rev)
+	}
+	if err != nil {
+		if errors.Is(err, gitrev.ErrUnknownRevision) {
+			return fmt.Errorf("%s %s: unknown revision in %s (accepted: anything git rev-parse takes: a hash, a branch, a tag, HEAD~3)", s.flag, s.rev, repo.Dir)
+		}
+		return fmt.Errorf("%s %s: %w", s.flag, s.rev, err)
+	}
+	return nil
+}
+
+// build builds the side (or takes it from the cache) and fills a
+// harness.Side with it.
+func (s *revSide) build(ctx context.Context, b *gitrev.Builder, side *harness.Side) error {
+	var bin *gitrev.Binary
+	var err error
+	if s.workTree {
+		bin, err = b.BuildWorkTree(ctx)
+	} else {
+		bin, err = b.Build(ctx, s.commit)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", side.Name, err)
+	}
+	side.Executable = bin.Path
+	side.Modified = bin.Modified
+	return nil
+}
+
+// newBuilder is the builder of a session's revisions, its progress line on
+// progress (stderr).
+func newBuilder(repo *gitrev.Repo, progress io.Writer) *gitrev.Builder {
+	return &gitrev.Builder{Repo: repo, Progress: progress}
+}
