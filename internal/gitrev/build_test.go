@@ -205,6 +205,21 @@ func TestBuildNestedModule(t *testing.T) {
 	}
 }
 
+// A repository opened from a subdirectory builds its commits: git names
+// the common directory relative to that subdirectory.
+func TestBuildFromASubdirectory(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	files := gittest.Program(gittest.Prints("from below"))
+	files["sub/deeper/notes.txt"] = "a directory to open the repository from\n"
+	h := g.Commit(t, files, "one")
+	b := &gitrev.Builder{Repo: open(t, filepath.Join(g.Dir, "sub", "deeper")), Package: ".", CacheDir: t.TempDir()}
+	bin, err := b.Build(context.Background(), resolve(t, b.Repo, h))
+	if err != nil || output(t, bin) != "from below" {
+		t.Fatalf("Build from a subdirectory = %+v, %v", bin, err)
+	}
+}
+
 func TestBuildWorkTree(t *testing.T) {
 	t.Parallel()
 	g := gittest.New(t)
