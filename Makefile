@@ -14,7 +14,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped lint fmt vet staticcheck bench report results gate-check perf-check clean
+.PHONY: all build run test unit race nocgo shipped example lint fmt vet staticcheck bench report results gate-check perf-check clean
 
 all: build
 
@@ -27,9 +27,9 @@ run: build
 	./$(BIN) run $(RUN_FLAGS)
 
 # The whole test suite: lint, the race-enabled tests (fuzz seed corpora
-# included), the build and the tests without cgo, and the shipped binary's
-# catalog.
-test: lint race nocgo shipped
+# included), the build and the tests without cgo, the shipped binary's
+# catalog, and the example of a program with its own cell.
+test: lint race nocgo shipped example
 
 # The tagged suite, then the shipped build's catalog (no faulty cell,
 # ROOTBENCH_SLOW refused), which only an untagged test binary sees.
@@ -45,6 +45,20 @@ unit:
 shipped: build
 	@./$(BIN) run --cell faulty:crash --runs 1 >/dev/null 2>&1; st=$$?; \
 	if [ $$st -ne 2 ]; then echo "shipped: bin/rootbench run --cell faulty:crash exited $$st, want 2 (unknown cell)"; exit 1; fi
+
+# examples/owncell is its own module (a replace points at this tree): a
+# handle table of one's own, its conformance test, and rootbench.Main with it
+# as an extra cell. Vet it, staticcheck it (the version this module's tool
+# directive pins), test it, and measure it beside boxroot and cgo.Handle once
+# (a smoke test: a few seconds).
+example:
+	$(GO) build -o bin/staticcheck honnef.co/go/tools/cmd/staticcheck
+	cd examples/owncell && $(GO) vet ./... && ../../bin/staticcheck ./... && $(GO) test -race ./...
+	@mkdir -p bin; cd examples/owncell && $(GO) run . run --cell mytable,boxroot,cgo-handle --runs 2 --niters 200 --style basic \
+		>../../bin/example-run.txt 2>&1; st=$$?; cd ../..; \
+	if [ $$st -ne 0 ] || ! awk '/^Summary/ { s = 1 } s && /mytable/ { f = 1 } END { exit !f }' bin/example-run.txt; then \
+		cat bin/example-run.txt; echo "example: go run . run --cell mytable,boxroot,cgo-handle exited $$st, or its summary has no mytable row"; exit 1; fi; \
+	echo "example: go run . run --cell mytable,boxroot,cgo-handle: a summary with mytable (bin/example-run.txt)"
 
 # cgo-only parts sit behind build constraints: the build without cgo must
 # succeed and report them unavailable.

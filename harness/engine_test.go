@@ -83,11 +83,20 @@ func modelTarget(o Options, walls []int64) int {
 		return o.Runs
 	}
 	n := o.MinRuns
-	if o.MinTime > 0 && len(walls) > 0 {
-		var sum int64
-		for _, w := range walls {
-			sum += w
+	var sum int64
+	for _, w := range walls {
+		sum += w
+	}
+	if o.MinRunsTime > 0 && len(walls) > 0 {
+		// The floor's cap: MinRuns runs at the mean so far must fit in
+		// MinRunsTime, or the floor is what fits, but at least
+		// min(MinRuns, FewestRuns).
+		mean := float64(sum) / float64(len(walls))
+		for n > min(o.MinRuns, FewestRuns) && float64(n-1)*mean >= float64(o.MinRunsTime) {
+			n--
 		}
+	}
+	if o.MinTime > 0 && len(walls) > 0 {
 		if want := int(math.Ceil(float64(o.MinTime) / (float64(sum) / float64(len(walls))))); want > n {
 			n = want
 		}
@@ -191,7 +200,10 @@ func TestEngineModel(t *testing.T) {
 		if rapid.Bool().Draw(t, "exact") {
 			o.Runs = rapid.IntRange(1, 6).Draw(t, "runs")
 		} else {
-			o.MinRuns = rapid.IntRange(1, 4).Draw(t, "minRuns")
+			o.MinRuns = rapid.IntRange(1, 9).Draw(t, "minRuns")
+			if rapid.Bool().Draw(t, "capped") {
+				o.MinRunsTime = time.Duration(rapid.IntRange(1, 2000).Draw(t, "minRunsTimeMs")) * time.Millisecond
+			}
 			if rapid.Bool().Draw(t, "bounded") {
 				o.MaxRuns = rapid.IntRange(o.MinRuns, 10).Draw(t, "maxRuns")
 			}
@@ -303,13 +315,17 @@ func TestEngineModel(t *testing.T) {
 				t.Fatalf("%s: %d measured runs, but the target after them is %d", label, measured, tgt)
 			}
 			// ...and not before.
-			for n := checked.MinRuns; n < measured && checked.Runs == 0; n++ {
+			floor := checked.MinRuns
+			if checked.MinRunsTime > 0 {
+				floor = min(floor, FewestRuns)
+			}
+			for n := floor; n < measured && checked.Runs == 0; n++ {
 				if modelTarget(checked, walls[:n]) <= n {
 					t.Fatalf("%s: went on after %d runs though the target was reached", label, n)
 				}
 			}
-			if checked.Runs == 0 && (measured < checked.MinRuns || (checked.MaxRuns > 0 && measured > checked.MaxRuns)) {
-				t.Fatalf("%s: %d runs outside [%d, %d]", label, measured, checked.MinRuns, checked.MaxRuns)
+			if checked.Runs == 0 && (measured < floor || (checked.MaxRuns > 0 && measured > checked.MaxRuns)) {
+				t.Fatalf("%s: %d runs outside [%d, %d]", label, measured, floor, checked.MaxRuns)
 			}
 		}
 	})
@@ -340,6 +356,34 @@ func TestEngineMinTimeReestimation(t *testing.T) {
 	fe := &fakeEngine{opt: opt, script: func(int, int) outcome { return outcome{wall: 2e9} }, cancel: -1}
 	if f, _ := fe.run(t); len(f.Results[0].Runs) != 3 {
 		t.Errorf("slow benchmark: %d runs, want MinRuns 3", len(f.Results[0].Runs))
+	}
+}
+
+// A slow benchmark's MinRuns floor is capped by MinRunsTime, down to
+// FewestRuns; a fast one keeps it.
+func TestEngineMinRunsTimeCapsSlowBenchmarks(t *testing.T) {
+	for _, c := range []struct {
+		wall      int64
+		minRuns   int
+		cap       time.Duration
+		want      int
+		situation string
+	}{
+		{2e9, 10, 9 * time.Second, FewestRuns, "10 runs of 2s exceed 9s: the floor drops to 5, then up to FewestRuns"},
+		{1e9, 10, 9 * time.Second, 9, "10 runs of 1s exceed 9s: 9 fit"},
+		{500e6, 10, 9 * time.Second, 10, "10 runs of 0.5s fit in 9s: MinRuns holds"},
+		{2e9, 4, 1 * time.Second, 4, "a floor below FewestRuns is not raised"},
+		{2e9, 10, 0, 10, "no cap"},
+	} {
+		opt := Options{Executable: "x", Benchmarks: []Benchmark{{Cell: "a", Label: "a"}}, MinRuns: c.minRuns, MinRunsTime: c.cap, MinTime: time.Second}
+		fe := &fakeEngine{opt: opt, script: func(int, int) outcome { return outcome{wall: c.wall} }, cancel: -1}
+		f, err := fe.run(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.Results[0].Runs); n != c.want {
+			t.Errorf("%s: %d runs, want %d", c.situation, n, c.want)
+		}
 	}
 }
 

@@ -60,6 +60,11 @@ const (
 	DefaultMinTime = 3 * time.Second
 )
 
+// FewestRuns is the fewest runs Options.MinRunsTime leaves a slow
+// benchmark: six, the fewest for which a 95% confidence interval on the
+// median exists (see Result's warnings).
+const FewestRuns = 6
+
 // Options configure Execute.
 type Options struct {
 	Benchmarks []Benchmark
@@ -80,7 +85,14 @@ type Options struct {
 	// MaxRuns), re-estimated after every round. 0 means DefaultMinTime; a
 	// negative value disables the budget (MinRuns runs).
 	MinTime time.Duration
-	Order   Order
+	// MinRunsTime, when positive, caps what the MinRuns floor may cost a
+	// slow benchmark: when MinRuns runs would take longer than MinRunsTime
+	// at the mean process wall time so far, the floor becomes
+	// ceil(MinRunsTime / mean), but never below FewestRuns (nor MinRuns,
+	// when that is lower). Re-estimated with the rest; 0 leaves MinRuns
+	// whole.
+	MinRunsTime time.Duration
+	Order       Order
 	// Timeout bounds one run; 0 means no limit. A worker that exceeds it is
 	// killed with its process group and the run recorded as failed.
 	Timeout time.Duration
@@ -160,6 +172,8 @@ func (o Options) check() (Options, string, error) {
 		return o, "", fmt.Errorf("minimum runs %d: must be 0 (default %d) or more", o.MinRuns, DefaultMinRuns)
 	case o.MaxRuns < 0:
 		return o, "", fmt.Errorf("maximum runs %d: must be 0 (no limit) or more", o.MaxRuns)
+	case o.MinRunsTime < 0:
+		return o, "", fmt.Errorf("minimum runs' time %v: must be 0 (no cap) or positive", o.MinRunsTime)
 	case o.Timeout < 0:
 		return o, "", fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
 	case o.Order != Interleaved && o.Order != Grouped:

@@ -146,13 +146,17 @@ func (e *runEngine) runGrouped(ctx context.Context) bool {
 }
 
 // estimate plans the number of measured runs of s: Runs when given, else
-// clamp(ceil(MinTime / mean process wall so far), MinRuns, MaxRuns).
+// clamp(ceil(MinTime / mean process wall so far), floor, MaxRuns), where
+// the floor is MinRuns, or less for a slow benchmark under MinRunsTime.
 func (e *runEngine) estimate(s *benchState) int {
 	o := &e.opt
 	if o.Runs > 0 {
 		return o.Runs
 	}
 	n := o.MinRuns
+	if s.measured > 0 && s.wallSum > 0 {
+		n = minRunsFloor(o.MinRuns, o.MinRunsTime, float64(s.wallSum)/float64(s.measured))
+	}
 	if o.MinTime > 0 && s.measured > 0 && s.wallSum > 0 {
 		mean := float64(s.wallSum) / float64(s.measured)
 		want := math.Ceil(float64(o.MinTime) / mean)
@@ -164,6 +168,17 @@ func (e *runEngine) estimate(s *benchState) int {
 		n = o.MaxRuns
 	}
 	return n
+}
+
+// minRunsFloor is the least number of runs of a benchmark whose runs take
+// mean nanoseconds: minRuns, unless that many would take longer than
+// capTime (when positive); then ceil(capTime / mean), but at least
+// min(minRuns, FewestRuns).
+func minRunsFloor(minRuns int, capTime time.Duration, mean float64) int {
+	if capTime <= 0 || float64(minRuns)*mean <= float64(capTime) {
+		return minRuns
+	}
+	return max(min(minRuns, FewestRuns), int(math.Ceil(float64(capTime)/mean)))
 }
 
 // plannedTotal is the number of runs (warm-ups included) currently planned

@@ -50,6 +50,9 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	unit := rel.Unit
 
 	fmt.Fprintln(w, p.paint("Summary", ansiBold))
+	for _, line := range headline(f, rel) {
+		fmt.Fprintf(w, "  %s\n", WrapWords(line, o.Width, 2, "    "))
+	}
 	rows := make([]summaryRow, 0, len(order))
 	for _, i := range order {
 		r, x := &f.Results[i], rel.Rows[i]
@@ -305,6 +308,42 @@ func Sentences(f *harness.File, o Options) []string {
 		default:
 			out = append(out, fmt.Sprintf("%s ran as fast%s as %s (%s)", refName, per, name, factor(p, ratio, sd)))
 		}
+	}
+	return out
+}
+
+// headline states what analysis.Lead decided, before the table: which
+// result is fastest (and, when that is the control, which root handle is),
+// and how far boxroot is from cgo-handle, e.g.
+//
+//	Fastest: ocaml (the control: no rooting work); among root handles, boxroot (2.17 ± 0.04 times its time).
+//	boxroot ran 11.86 ± 0.15 times faster than cgo-handle (runtime/cgo.Handle).
+//
+// Nothing for a scan or a file with fewer than two successful results.
+// Plain text, so that it wraps to the terminal.
+func headline(f *harness.File, rel *analysis.Relatives) []string {
+	h := analysis.Lead(f, rel)
+	if h.Fastest < 0 {
+		return nil
+	}
+	p := painter(false)
+	name := func(i int) string { return f.Results[i].Label }
+	var out []string
+	if h.FastestHandle >= 0 {
+		line := fmt.Sprintf("Fastest: %s (the control: no rooting work); among root handles, %s", name(h.Fastest), name(h.FastestHandle))
+		if q := h.OverControl; q.OK {
+			line += fmt.Sprintf(" (%s times its time)", factor(p, q.Ratio, q.Stddev))
+		}
+		out = append(out, line+".")
+	} else {
+		out = append(out, fmt.Sprintf("Fastest: %s.", name(h.Fastest)))
+	}
+	if q := h.BoxrootSpeedup; h.Boxroot >= 0 && q.OK {
+		how := "faster"
+		if q.Ratio < 1 {
+			q, how = q.Inverse(), "slower"
+		}
+		out = append(out, fmt.Sprintf("%s ran %s times %s than %s (runtime/cgo.Handle).", name(h.Boxroot), factor(p, q.Ratio, q.Stddev), how, name(h.Incumbent)))
 	}
 	return out
 }

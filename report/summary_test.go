@@ -36,8 +36,10 @@ func TestSummaryReferenceFastest(t *testing.T) {
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("summary sentences:\n%s\nwant suffix\n%s", got, want)
 	}
-	if !strings.HasPrefix(got, "Summary\n┌") {
-		t.Errorf("summary should start with its title and a box table:\n%s", got)
+	// The headline first: the control is fastest, so the fastest root
+	// handle is named with its ratio to it (the table's 2.17 ± 0.04).
+	if !strings.HasPrefix(got, "Summary\n  Fastest: ocaml (the control: no rooting work); among root handles, boxroot (2.17 ± 0.04 times its time).\n┌") {
+		t.Errorf("summary should start with its title, the headline and a box table:\n%s", got)
 	}
 	for _, s := range []string{"│ Cell", "Mean [s]", "± σ", "ns/cell", "Relative (± σ)",
 		"│ ocaml (reference) │    0.776 │ 0.012 │ 1.5% │    7.58 │           1.00 │",
@@ -279,6 +281,28 @@ func TestSummaryOneRunSigma(t *testing.T) {
 	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
 	if cells := rowCells(t, got, "boxroot"); cells[1] != Missing {
 		t.Errorf("one-run σ = %q, want %q:\n%s", cells[1], Missing, got)
+	}
+}
+
+// The headline states boxroot against cgo-handle with the factor of the
+// table's column, and wraps to the terminal.
+func TestSummaryHeadlineBoxrootAgainstCgoHandle(t *testing.T) {
+	f := seedFile()
+	cgo := result("cgo-handle", 20, 0.2, 19.8, 20.2, 19.8, 20, 20.2)
+	cgo.Cell = "cgo-handle"
+	f.Results = append(f.Results, cgo)
+	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
+	row := strings.Split(got, "\n")[lineIndex(got, "│ boxroot")]
+	cells := strings.Split(row, "│")
+	factor := strings.TrimSuffix(strings.TrimSpace(cells[len(cells)-2]), "× faster")
+	if want := "  boxroot ran " + strings.TrimSpace(factor) + " times faster than cgo-handle (runtime/cgo.Handle).\n┌"; factor == "" || !strings.Contains(got, want) {
+		t.Errorf("the headline does not state boxroot against cgo-handle as the table does (%q):\n%s", want, got)
+	}
+	narrow := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{Width: 60})
+	for _, line := range strings.Split(narrow[:strings.Index(narrow, "┌")], "\n") {
+		if utf8.RuneCountInString(line) > 60 {
+			t.Errorf("width 60: headline line of %d columns: %q", utf8.RuneCountInString(line), line)
+		}
 	}
 }
 

@@ -3,9 +3,10 @@
 // with a hyperfine-grade harness: one worker process per run, interleaved
 // runs, statistics, GC and memory figures, exports, comparisons and reports.
 //
-// Run `rootbench --help` for the commands.
+// Run `rootbench --help` for the commands. A program of your own can run
+// the same command line with its own cells: see package rootbench.
 package main
 
-import "github.com/rootbench/rootbench/internal/cli"
+import "github.com/rootbench/rootbench"
 
-func main() { cli.Main() }
+func main() { rootbench.Main() }

@@ -45,7 +45,7 @@ const (
 type abFlags struct {
 	base, head        string
 	baseRev, headRev  string
-	repo              string
+	repo, pkg         string
 	baseEnv, headEnv  []string
 	looks             string
 	threshold, format string
@@ -121,6 +121,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 // "session", or "step" for bisect.
 func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
+	f.StringVar(&af.pkg, "package", "", "the main package built from each revision, relative to the repository's top (default: "+gitrev.DefaultPackage+" when the repository has it, else .)")
 	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of each "+what+"; when it runs out, undecided rows are inconclusive")
 	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks")
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate, a percentage with its %: a row regresses when significantly slower by more than this")
@@ -138,6 +139,7 @@ type abPlan struct {
 	opts     harness.ABOptions
 	pin      string                     // --pin, rendered into each side's worker arguments
 	repo     *gitrev.Repo               // with revisions: the repository they are built from
+	pkg      string                     // and the main package built, relative to its top
 	revs     []*revSide                 // the sides given as revisions, built when the session starts
 	revOf    []int                      // revs[i] is side revOf[i] (0 base, 1 head)
 	built    map[*harness.Side]*revSide // the sides built from revisions, for the header
@@ -288,6 +290,9 @@ func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
 	if p.repo, err = openRepo(af.repo); err != nil {
 		return err
 	}
+	if p.pkg, err = buildPackage(p.repo, af.pkg); err != nil {
+		return err
+	}
 	for _, r := range p.revs {
 		if err := r.resolve(ctx, p.repo); err != nil {
 			return err
@@ -302,7 +307,7 @@ func (p *abPlan) buildSides(ctx context.Context) error {
 	if len(p.revs) == 0 {
 		return nil
 	}
-	b := newBuilder(p.repo, p.out)
+	b := newBuilder(p.repo, p.pkg, p.out)
 	for i, r := range p.revs {
 		side := &p.opts.Base
 		if p.revOf[i] == 1 {

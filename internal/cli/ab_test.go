@@ -29,6 +29,7 @@ func TestABBadInputIsAUsageError(t *testing.T) {
 		{[]string{"ab", "--head", self, "--head-rev", "HEAD", "--base", self}, "--head and --head-rev together"},
 		{[]string{"ab", "--base-rev", "no-such-revision-xyz"}, "unknown revision"},
 		{[]string{"ab", "--base-rev", "HEAD", "--repo", dir}, "not inside a git repository"},
+		{[]string{"ab", "--base-rev", "HEAD", "--package", "./no/such/dir"}, "--package ./no/such/dir: not a directory below"},
 		{[]string{"ab", "--base", self, "--variant", "cthread"}, "--workload callback"},
 		{[]string{"ab", "--base", self, "--workload", "callback", "--cell", "ocaml"}, "not a flag of the callback workload"},
 		{[]string{"ab", "--base", self, "--workload", "nosuch"}, "msgpass, callback"},

@@ -49,6 +49,13 @@ type benchFlags struct {
 // platform's int holds it.
 const maxRunCount = math.MaxInt32
 
+// minRunsTimeFactor sets what the default --min-runs may cost one
+// benchmark: this many times its --min-time. A benchmark whose runs take
+// longer gets fewer, down to harness.FewestRuns (see
+// harness.Options.MinRunsTime); --min-runs given keeps its count whatever it
+// costs.
+const minRunsTimeFactor = 3
+
 // minTimeout is the shortest --timeout accepted: a worker process needs
 // about this long to start, run the smallest workload and report, on a
 // loaded machine. Shorter limits would fail every run.
@@ -59,7 +66,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	b.flags = f
 	f.VarP(newIntValue(&b.warmup, 0, 0, maxRunCount), "warmup", "w", "unmeasured warm-up runs per benchmark")
 	f.VarP(newIntValue(&b.runs, 0, 1, maxRunCount), "runs", "r", "exact number of measured runs per benchmark (overrides --min-time; must lie within --min-runs and --max-runs when those are given)")
-	f.VarP(newIntValue(&b.minRuns, harness.DefaultMinRuns, 1, maxRunCount), "min-runs", "m", "at least this many runs per benchmark")
+	f.VarP(newIntValue(&b.minRuns, harness.DefaultMinRuns, 1, maxRunCount), "min-runs", "m", fmt.Sprintf("at least this many runs per benchmark (by default fewer, down to %d, for a benchmark whose %d runs would take more than %d times --min-time)", harness.FewestRuns, harness.DefaultMinRuns, minRunsTimeFactor))
 	f.VarP(newIntValue(&b.maxRuns, 0, 1, maxRunCount), "max-runs", "M", "at most this many runs per benchmark (default: no limit)")
 	f.Var(newDurationValue(&b.minTime, harness.DefaultMinTime), "min-time", "time budget per benchmark; the run count is re-estimated as samples arrive (0: just --min-runs runs)")
 	f.StringVar(&b.order, "order", "interleaved", "run order: interleaved (round-robin across benchmarks, so drift spreads evenly) or grouped")
@@ -136,6 +143,11 @@ func (b *benchFlags) resolve() (*session, error) {
 	}
 	if o.MaxRuns > 0 && o.MaxRuns < o.MinRuns {
 		o.MinRuns = o.MaxRuns // only --max-runs was given: it lowers the default minimum
+	}
+	if !b.flags.Changed("min-runs") && o.MinTime > 0 {
+		// The default floor of runs is capped for slow benchmarks: ten runs of
+		// cgo-handle would cost more than the rest of a default run together.
+		o.MinRunsTime = minRunsTimeFactor * o.MinTime
 	}
 	if b.flags.Changed("timeout") {
 		if b.timeout < minTimeout {

@@ -102,6 +102,10 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	if err != nil {
 		return nil, err
 	}
+	pkg, err := buildPackage(repo, af.pkg)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range []*revSide{{flag: "--good", rev: good}, {flag: "--bad", rev: bad}} {
 		if err := r.resolve(cmd.Context(), repo); err != nil {
 			return nil, err
@@ -116,7 +120,7 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	case err != nil:
 		return nil, err
 	}
-	bp.builder = newBuilder(repo, bp.out)
+	bp.builder = newBuilder(repo, pkg, bp.out)
 	return bp, nil
 }
 

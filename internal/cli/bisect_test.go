@@ -115,6 +115,7 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"bisect", "--good", "HEAD", "--bad", "HEAD~1"}, "not an ancestor"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--repo", dir}, "not inside a git repository"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--max-time", "0s"}, "--max-time"},
+		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--package", "../outside"}, "--package ../outside: not a directory below"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := rootbench(t, nil, tc.args...)

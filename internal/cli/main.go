@@ -1,9 +1,12 @@
-// Command rootbench compares root-handle implementations — the ways a Go
-// program keeps a value alive behind a small token that can cross into C —
-// with a hyperfine-grade harness: one worker process per run, interleaved
-// runs, statistics, GC and memory figures, exports, comparisons and reports.
+// Package cli is rootbench's command line (cobra): run, callback, ab,
+// bisect, compare, report, list, version and the hidden worker. It parses
+// and checks input, builds a plan, calls the harness, hands results to
+// analysis and report, and maps outcomes to exit statuses.
 //
-// Run `rootbench --help` for the commands.
+// Main runs it on the cells and handles registered in package impls: the
+// built-in ones, and any a program registered first (the root package
+// rootbench's Main does that, then calls Main). Worker processes re-execute
+// the running binary, so a program's own cells run in its workers too.
 package cli
 
 import (
@@ -98,7 +101,9 @@ func withUsageOnMissingArgs(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-func main() {
+// Main runs the command line with os.Args and exits with its status: it
+// returns only when the command succeeded.
+func Main() {
 	root := newRootCmd()
 	root.SetArgs(expandMultiArgFlags(root, os.Args[1:]))
 	err := root.Execute()

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		if log := os.Getenv(workerLogEnv); log != "" && len(os.Args) > 1 && os.Args[1] == "worker" {
 			markWorkerStarted(log)
 		}
-		main()
+		Main()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/gitrev"
@@ -77,8 +79,35 @@ func (s *revSide) build(ctx context.Context, b *gitrev.Builder, side *harness.Si
 	return nil
 }
 
-// newBuilder is the builder of a session's revisions, its progress line on
-// progress (stderr).
-func newBuilder(repo *gitrev.Repo, progress io.Writer) *gitrev.Builder {
-	return &gitrev.Builder{Repo: repo, Progress: progress}
+// newBuilder is the builder of a session's revisions of pkg, its progress
+// line on progress (stderr).
+func newBuilder(repo *gitrev.Repo, pkg string, progress io.Writer) *gitrev.Builder {
+	return &gitrev.Builder{Repo: repo, Package: pkg, Progress: progress}
+}
+
+// buildPackage returns the main package to build from the repository's
+// revisions: flag (--package) when given, which must be a directory of the
+// work tree below its top; else gitrev.DefaultPackage when the work tree has
+// it (rootbench's own repository), else "." (a program of your own at the
+// top of its repository).
+func buildPackage(repo *gitrev.Repo, flag string) (string, error) {
+	if flag == "" {
+		if isDir(filepath.Join(repo.Dir, filepath.FromSlash(gitrev.DefaultPackage))) {
+			return gitrev.DefaultPackage, nil
+		}
+		return ".", nil
+	}
+	rel := filepath.Clean(filepath.FromSlash(flag))
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || !isDir(filepath.Join(repo.Dir, rel)) {
+		return "", fmt.Errorf("--package %s: not a directory below %s (accepted: a main package's directory relative to the repository's top, e.g. ./cmd/rootbench, ./examples/owncell or .)", flag, repo.Dir)
+	}
+	if rel == "." {
+		return ".", nil
+	}
+	return "./" + filepath.ToSlash(rel), nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

@@ -71,7 +71,9 @@ type Builder struct {
 	// Repo is the repository whose commits are built. Required.
 	Repo *Repo
 	// Package is the main package to build, relative to the repository's
-	// top directory; DefaultPackage when empty.
+	// top directory; DefaultPackage when empty. A package inside a nested
+	// module (a directory below the top with its own go.mod, such as
+	// ./examples/owncell) is built from that module's directory.
 	Package string
 	// Tags are build tags (go build -tags).
 	Tags []string
@@ -366,9 +368,10 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 	if len(b.Tags) > 0 {
 		args = append(args, "-tags", strings.Join(b.Tags, ","))
 	}
-	args = append(args, b.pkg())
+	modDir, pkg := moduleDir(dir, b.pkg())
+	args = append(args, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
+	cmd.Dir = modDir
 	cmd.Env = b.env()
 	var out bytes.Buffer
 	cmd.Stdout = &out
@@ -393,6 +396,26 @@ func (b *Builder) goBuild(ctx context.Context, dir, vcs, tmp, final string) erro
 		return fmt.Errorf("go build: move the binary into the cache: %w", err)
 	}
 	return nil
+}
+
+// moduleDir returns where to run go build for pkg, a directory relative to
+// top: the innermost directory from pkg's up to (not including) top that
+// holds a go.mod, with pkg relative to it; else top and pkg as given.
+func moduleDir(top, pkg string) (dir, arg string) {
+	rel := filepath.Clean(filepath.FromSlash(pkg))
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return top, pkg
+	}
+	for d := rel; d != "." && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if fileExists(filepath.Join(top, d, "go.mod")) {
+			sub, err := filepath.Rel(d, rel)
+			if err != nil {
+				return top, pkg
+			}
+			return filepath.Join(top, d), "./" + filepath.ToSlash(sub)
+		}
+	}
+	return top, pkg
 }
 
 // killedTool matches the Go command's report of a compiler or linker that

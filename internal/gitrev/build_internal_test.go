@@ -2,7 +2,9 @@ package gitrev
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,34 @@ func TestBuildFailureSignals(t *testing.T) {
 	}
 	if err := buildFailure(exitErr("kill -KILL $$"), ""); err == nil || errors.As(err, &be) {
 		t.Errorf("go command killed: %v, want a plain error", err)
+	}
+}
+
+// A package below a nested go.mod is built from that module's directory;
+// anything else from the top, as given.
+func TestModuleDir(t *testing.T) {
+	top := t.TempDir()
+	for _, f := range []string{"go.mod", "examples/own/go.mod", "examples/own/sub/x.go"} {
+		p := filepath.Join(top, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ pkg, dir, arg string }{
+		{".", top, "."},
+		{"./cmd/rootbench", top, "./cmd/rootbench"},
+		{"./examples/own", filepath.Join(top, "examples/own"), "./."},
+		{"examples/own/sub", filepath.Join(top, "examples/own"), "./sub"},
+		{"./examples/absent", top, "./examples/absent"},
+		{"../elsewhere", top, "../elsewhere"},
+		{"/abs/path", top, "/abs/path"},
+	} {
+		dir, arg := moduleDir(top, c.pkg)
+		if dir != c.dir || arg != c.arg {
+			t.Errorf("moduleDir(top, %q) = %s, %q; want %s, %q", c.pkg, dir, arg, c.dir, c.arg)
+		}
 	}
 }

@@ -182,6 +182,44 @@ func TestBuildUnbuildable(t *testing.T) {
 	}
 }
 
+// A package of a nested module (its own go.mod below the top) builds, from
+// a commit and from the modified work tree.
+func TestBuildNestedModule(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	files := gittest.Program(gittest.Prints("top"))
+	files["tool/go.mod"] = "module example.com/tool\n\ngo 1.22\n"
+	files["tool/main.go"] = gittest.Prints("nested")
+	h := g.Commit(t, files, "a nested module")
+	b := builder(t, g, nil)
+	b.Package = "./tool"
+	ctx := context.Background()
+	bin, err := b.Build(ctx, resolve(t, b.Repo, h))
+	if err != nil || output(t, bin) != "nested" {
+		t.Fatalf("Build of ./tool = %+v, %v; want the nested module's program", bin, err)
+	}
+	g.Write(t, map[string]string{"tool/main.go": gittest.Prints("changed")})
+	bin, err = b.BuildWorkTree(ctx)
+	if err != nil || !bin.Modified || output(t, bin) != "changed" {
+		t.Fatalf("BuildWorkTree of ./tool = %+v, %v; want the changed program", bin, err)
+	}
+}
+
+// A repository opened from a subdirectory builds its commits: git names
+// the common directory relative to that subdirectory.
+func TestBuildFromASubdirectory(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	files := gittest.Program(gittest.Prints("from below"))
+	files["sub/deeper/notes.txt"] = "a directory to open the repository from\n"
+	h := g.Commit(t, files, "one")
+	b := &gitrev.Builder{Repo: open(t, filepath.Join(g.Dir, "sub", "deeper")), Package: ".", CacheDir: t.TempDir()}
+	bin, err := b.Build(context.Background(), resolve(t, b.Repo, h))
+	if err != nil || output(t, bin) != "from below" {
+		t.Fatalf("Build from a subdirectory = %+v, %v", bin, err)
+	}
+}
+
 func TestBuildWorkTree(t *testing.T) {
 	t.Parallel()
 	g := gittest.New(t)

@@ -103,7 +103,8 @@ func Open(dir string) (*Repo, error) {
 	r.Dir = lines[0]
 	r.commonDir = lines[1]
 	if !filepath.IsAbs(r.commonDir) {
-		r.commonDir = filepath.Join(r.Dir, r.commonDir)
+		// Relative to where git ran (dir), not to the top level.
+		r.commonDir = filepath.Join(abs, r.commonDir)
 	}
 	return r, nil
 }

@@ -1,0 +1,117 @@
+package rootbench_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/rootbench/rootbench"
+	"github.com/rootbench/rootbench/impls/boxroot"
+	"github.com/rootbench/rootbench/impls/ref"
+	"github.com/rootbench/rootbench/workload/callback"
+)
+
+// The test binary doubles as a program built on rootbench: with
+// ROOTBENCH_AS_CLI set it runs Main with a cell and a handle of its own, so
+// the workers the harness starts (re-executing os.Executable()) are this
+// program too. ROOTBENCH_TEST_COLLIDE adds a cell named after a built-in.
+func TestMain(m *testing.M) {
+	if os.Getenv("ROOTBENCH_AS_CLI") == "1" {
+		opts := []rootbench.Option{
+			rootbench.WithCell("test-own", "a ref cell registered by a program", ref.New),
+			rootbench.WithHandle("test-own", "boxroot's drop-in handles, registered by a program", boxrootHandle{}),
+		}
+		if name := os.Getenv("ROOTBENCH_TEST_COLLIDE"); name != "" {
+			opts = append(opts, rootbench.WithCell(name, "a cell whose name is taken", ref.New))
+		}
+		rootbench.Main(opts...)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// boxrootHandle is boxroot's drop-in API as a RootHandle.
+type boxrootHandle struct{}
+
+func (boxrootHandle) New(v any) uintptr   { return uintptr(boxroot.NewHandle(v)) }
+func (boxrootHandle) Value(h uintptr) any { return boxroot.Handle(h).Value() }
+func (boxrootHandle) Delete(h uintptr)    { boxroot.Handle(h).Delete() }
+
+// program runs this test binary as the program, with args.
+func program(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(withoutWorkloadEnv(os.Environ()), append([]string{"ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0"}, env...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// withoutWorkloadEnv drops the variables `run` reads (CELL, NITERS, ...)
+// from env, so that the tests see the defaults.
+func withoutWorkloadEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
+	stdout, stderr, code := program(t, nil, "run", "--cell", "test-own,ocaml", "--runs", "2", "--niters", "20", "--style", "basic")
+	if code != 0 {
+		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"Benchmark 1: test-own", "Summary", "test-own"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = program(t, nil, "list")
+	if code != 0 || !strings.Contains(stdout, "test-own") || !strings.Contains(stdout, "a ref cell registered by a") {
+		t.Errorf("list (exit %d) does not show the program's cell:\n%s", code, stdout)
+	}
+}
+
+func TestProgramRunsItsOwnHandle(t *testing.T) {
+	if !callback.Available {
+		t.Log("not exercised: the callback workload needs cgo")
+		return
+	}
+	stdout, stderr, code := program(t, nil, "callback", "--variant", "plain", "--handle", "test-own,none", "--calls", "2000", "--runs", "1", "--style", "basic")
+	if code != 0 || !strings.Contains(stdout, "handle=test-own") {
+		t.Fatalf("exit status %d, want 0 and a handle=test-own row\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestNameCollisionIsOneLineAndExit2(t *testing.T) {
+	for name, holder := range map[string]string{
+		"BoxRoot":  "the built-in cell boxroot",
+		"cgo":      `the built-in cell cgo-handle (alias "cgo")`,
+		"test-own": "cell test-own",
+		"all":      `reserved word "all"`,
+	} {
+		stdout, stderr, code := program(t, []string{"ROOTBENCH_TEST_COLLIDE=" + name}, "list")
+		if code != 2 || stdout != "" {
+			t.Errorf("%s: exit status %d with stdout %q; want 2 and nothing run", name, code, stdout)
+		}
+		if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, holder) || !strings.Contains(stderr, `"`+name+`"`) {
+			t.Errorf("%s: stderr %q; want one line naming %q and %s", name, stderr, name, holder)
+		}
+	}
+}
