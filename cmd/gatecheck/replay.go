@@ -23,9 +23,10 @@ import (
 // slowdown of pct percent on the slowed cell's head runs; raw keeps the
 // shift each recorded session measured (no centring).
 type scenario struct {
-	name string
-	pct  float64
-	raw  bool
+	name     string
+	pct      float64
+	raw      bool
+	sessions int // synthetic sessions of this scenario
 }
 
 // replayer makes and judges synthetic sessions.
@@ -107,8 +108,8 @@ type sideRuns [2][][]harness.Run
 // build numbers the drawn pairs (Pair from 1, Index in the engine's order:
 // round by round, each benchmark's pairs in turn, the sides in ABBA order),
 // centres them unless raw (each head run divided by exp of its pair's
-// shift, so that every benchmark's pairs have a median log ratio of 0 in
-// their session: the A/A null made exact) and slows the head runs of the
+// shift, so that every benchmark's recorded pairs show no change: the A/A
+// null made exact) and slows the head runs of the
 // slowed cell by pct percent.
 func build(t *template, drawn [][]runPair, slow string, sc scenario) sideRuns {
 	var s sideRuns
@@ -187,17 +188,25 @@ func (s sideRuns) files(t *template, rounds int, partial bool) (base, head *harn
 
 // judge runs one synthetic session as ab runs it: Decide at each look
 // until one decides every row or the looks run out, then Verdict on the
-// file the session leaves.
+// file the session leaves. Decide is not asked at the final look: the
+// session ends there whatever it answers, and Verdict judges the same runs
+// as that look (what Decide would have kept in the rule, an error, Verdict
+// meets again), so the verdict is the one ab reaches, at half the cost of
+// the look that costs most.
 func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	rule := r.rule()
 	out := synthetic{outcome: string(analysis.Inconclusive)}
 	var logs []harness.ABLog
 	stopped := harness.StopBudget
 	for _, l := range t.looks() {
+		out.rounds = l.Runs
+		if l.Final {
+			logs = append(logs, harness.ABLog{Look: l})
+			break
+		}
 		b, h := s.files(t, l.Runs, true)
 		done, note := rule.Decide(b, h, l)
 		logs = append(logs, harness.ABLog{Look: l, Done: done, Note: note})
-		out.rounds = l.Runs
 		if done {
 			stopped = harness.StopDecided
 			break
@@ -224,21 +233,23 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	return out
 }
 
-// run makes n synthetic sessions of every scenario, on the templates in
-// turn (session k on template k mod len), on jobs goroutines; session k
-// draws the same pairs in every scenario (common random numbers), so the
-// scenarios differ by the planted slowdown only. results[s][k] is session
-// k of scenario s.
-func (r *replayer) run(scs []scenario, n, jobs int, progress func(done int)) ([][]synthetic, error) {
+// run makes sc.sessions synthetic sessions of every scenario sc, on the
+// templates in turn (session k on template k mod len), on jobs goroutines;
+// session k draws the same pairs in every scenario (common random
+// numbers), so the scenarios differ by the planted slowdown only.
+// results[s][k] is session k of scenario s.
+func (r *replayer) run(scs []scenario, jobs int, progress func(done, of int)) ([][]synthetic, error) {
 	results := make([][]synthetic, len(scs))
-	for i := range results {
-		results[i] = make([]synthetic, n)
+	most := 0
+	for i, sc := range scs {
+		results[i] = make([]synthetic, sc.sessions)
+		most = max(most, sc.sessions)
 	}
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	// Each worker takes session numbers from ks and writes only
-	// results[*][k] of the sessions it took; errs keeps the first error.
+	// results[*][k] of the sessions it took; mu guards firstErr and done.
 	ks := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -252,6 +263,9 @@ func (r *replayer) run(scs []scenario, n, jobs int, progress func(done int)) ([]
 				drawn, err := r.draw(t, k)
 				if err == nil {
 					for si, sc := range scs {
+						if k >= sc.sessions {
+							continue
+						}
 						res := r.judge(t, build(t, drawn, r.slow, sc))
 						res.template = ti
 						results[si][k] = res
@@ -263,13 +277,13 @@ func (r *replayer) run(scs []scenario, n, jobs int, progress func(done int)) ([]
 				}
 				done++
 				if progress != nil {
-					progress(done)
+					progress(done, most)
 				}
 				mu.Unlock()
 			}
 		})
 	}
-	for k := range n {
+	for k := range most {
 		ks <- k
 	}
 	close(ks)

@@ -26,8 +26,10 @@ type ReplayReport struct {
 	Resample string `json:"resample"`
 	Block    int    `json:"block,omitempty"`
 	Seed     uint64 `json:"seed"`
-	// Sessions is the synthetic sessions per scenario.
+	// Sessions and Planted are the synthetic sessions per A/A and per
+	// planted scenario.
 	Sessions  int     `json:"sessions"`
+	Planted   int     `json:"planted_sessions"`
 	Alpha     float64 `json:"alpha"`
 	Threshold float64 `json:"threshold"`
 	// BudgetNs is the modelled budget (0: each session's recorded one);
@@ -42,13 +44,26 @@ type ReplayReport struct {
 	Dependence []Dependence `json:"dependence"`
 	Rates      []Rate       `json:"rates"`
 	// CellRates are the A/A rates of each benchmark.
-	CellRates  []Rate    `json:"cell_rates"`
-	Errors     int       `json:"errors"` // synthetic sessions with no verdict
-	Machine    string    `json:"machine"`
-	LoadAvg    []float64 `json:"load_avg,omitempty"`
-	Jobs       int       `json:"jobs"`
-	ElapsedNs  int64     `json:"elapsed_ns"`
-	FinishedAt time.Time `json:"finished_at"`
+	CellRates []Rate `json:"cell_rates"`
+	// Variants are other budgets and cell sets, modelled (-variant).
+	Variants   []VariantReport `json:"variants,omitempty"`
+	Errors     int             `json:"errors"` // synthetic sessions with no verdict
+	Machine    string          `json:"machine"`
+	LoadAvg    []float64       `json:"load_avg,omitempty"`
+	Jobs       int             `json:"jobs"`
+	ElapsedNs  int64           `json:"elapsed_ns"`
+	FinishedAt time.Time       `json:"finished_at"`
+}
+
+// VariantReport is the replay of the recorded sessions as sessions with
+// another budget or cell set would have been (template.scaled).
+type VariantReport struct {
+	Name     string `json:"name"`
+	Sessions int    `json:"sessions"`
+	// Rounds is the median over the recorded sessions of the rounds at
+	// the budget look, as modelled.
+	Rounds int    `json:"rounds"`
+	Rates  []Rate `json:"rates"`
 }
 
 // ReplayInput is one recorded session as the replay uses it.
@@ -99,7 +114,7 @@ type Dependence struct {
 
 func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []scenario, results [][]synthetic, took time.Duration) *ReplayReport {
 	rep := &ReplayReport{
-		Command: strings.Join(c.args, " "), Resample: c.resample, Seed: c.seed, Sessions: c.sessions,
+		Command: strings.Join(c.args, " "), Resample: c.resample, Seed: c.seed, Sessions: c.sessions, Planted: c.planted,
 		Alpha: c.alpha, Threshold: c.gate, BudgetNs: c.budget.Nanoseconds(), Cells: c.cellList, Slow: c.slow,
 		Jobs: c.jobs, ElapsedNs: took.Nanoseconds(), FinishedAt: time.Now().UTC(),
 	}
@@ -131,7 +146,10 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 	}
 	rep.Dependence = dependence(inputs, max(c.block, 2))
 	for si, sc := range scs {
-		rep.tally(r, sc, results[si])
+		rates, cellRates, errs := tally(r, sc, results[si])
+		rep.Rates = append(rep.Rates, rates...)
+		rep.CellRates = append(rep.CellRates, cellRates...)
+		rep.Errors += errs
 	}
 	return rep
 }
@@ -140,14 +158,14 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 // the cells not slowed (false alarms), per row and per session; on the
 // slowed cell, regressions (detections) and passes; rows left
 // inconclusive. The A/A scenario also gets each benchmark's rates.
-func (rep *ReplayReport) tally(r *replayer, sc scenario, res []synthetic) {
+func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, errs int) {
 	var alarms, rows, alarmSessions, hits, passes, slowed, undecided, total, decided int
 	type cellCount struct{ alarms, undecided, rows int }
 	cells := map[string]*cellCount{}
 	var order []string
 	for _, s := range res {
 		if s.err != "" || s.rows == nil {
-			rep.Errors++
+			errs++
 			continue
 		}
 		if s.outcome != "inconclusive" {
@@ -198,27 +216,44 @@ func (rep *ReplayReport) tally(r *replayer, sc scenario, res []synthetic) {
 	}
 	n := len(res)
 	if sc.pct == 0 {
-		rep.Rates = append(rep.Rates,
+		rates = append(rates,
 			newRate(sc.name+": false alarms per row (rows reported as regressions)", alarms, rows, ""),
 			newRate(sc.name+": false alarms per session (sessions with any regression)", alarmSessions, n, ""))
 		if sc.raw {
-			return
+			return rates, cellRates, errs
 		}
 		for _, l := range order {
 			cc := cells[l]
-			rep.CellRates = append(rep.CellRates,
+			cellRates = append(cellRates,
 				newRate(fmt.Sprintf("A/A %s: false alarms", l), cc.alarms, cc.rows, ""),
 				newRate(fmt.Sprintf("A/A %s: left inconclusive", l), cc.undecided, cc.rows, ""))
 		}
 	} else {
-		rep.Rates = append(rep.Rates,
+		rates = append(rates,
 			newRate(fmt.Sprintf("%s on %s: detected (reported as a regression)", sc.name, r.slow), hits, slowed, ""),
 			newRate(fmt.Sprintf("%s on %s: passed (slowdown ruled out beyond the gate)", sc.name, r.slow), passes, slowed, ""),
 			newRate(fmt.Sprintf("%s: false alarms per row on the other cells", sc.name), alarms, rows, ""))
 	}
-	rep.Rates = append(rep.Rates,
+	rates = append(rates,
 		newRate(sc.name+": rows left inconclusive", undecided, total, ""),
 		newRate(sc.name+": sessions with every row decided", decided, n, ""))
+	return rates, cellRates, errs
+}
+
+// variantReport tallies a variant's replay.
+func variantReport(name string, r *replayer, scs []scenario, results [][]synthetic) VariantReport {
+	v := VariantReport{Name: name}
+	var rounds []float64
+	for _, t := range r.templates {
+		rounds = append(rounds, float64(t.rounds))
+	}
+	v.Rounds = int(median(rounds))
+	for si, sc := range scs {
+		v.Sessions = len(results[si])
+		rates, _, _ := tally(r, sc, results[si])
+		v.Rates = append(v.Rates, rates...)
+	}
+	return v
 }
 
 // dependence measures, per benchmark, the lag-1 and lag-2 correlation of
@@ -234,13 +269,8 @@ func dependence(ts []*template, block int) []Dependence {
 	var order []string
 	for _, t := range ts {
 		for _, b := range t.benches {
-			d := make([]float64, len(b.pairs))
-			mean := 0.0
-			for i, p := range b.pairs {
-				d[i] = math.Log(float64(p.head.WallNs) / float64(p.base.WallNs))
-				mean += d[i]
-			}
-			mean /= float64(len(d))
+			d := logRatios(b.pairs)
+			mean := stat.Mean(d, nil)
 			a := accs[b.label]
 			if a == nil {
 				a = &acc{}
@@ -259,7 +289,7 @@ func dependence(ts []*template, block int) []Dependence {
 			}
 			a.n += len(d)
 			if se := medianError(d, block); se > 0 {
-				a.shifts = append(a.shifts, b.pairs[0].shift)
+				a.shifts = append(a.shifts, median(d))
 				a.errors = append(a.errors, se)
 			}
 		}
@@ -391,7 +421,8 @@ func (rep *ReplayReport) section(link string) string {
 	b.WriteString(replayBegin + "\n")
 	b.WriteString("## Replayed rates\n\n")
 	fmt.Fprintf(&b, "Generated by `%s` (`make gate-replay`); the full report, its method and inputs: [%s](%s).\n", rep.Command, link, link)
-	fmt.Fprintf(&b, "%d synthetic sessions per row below, resampled (%s) from %d recorded A/A sessions of this machine and judged by\n", rep.Sessions, rep.method(), len(rep.Inputs))
+	fmt.Fprintf(&b, "%d synthetic A/A sessions and %d per planted slowdown, resampled (%s) from %d recorded A/A sessions\n", rep.Sessions, rep.Planted, rep.method(), len(rep.Inputs))
+	b.WriteString("of this machine (see the full report for their load) and judged by\n")
 	b.WriteString("the decision code `ab` runs (`analysis.Sequential`), at the recorded looks and pair counts.\n\n")
 	rateTable(&b, rep.headline())
 	b.WriteString(replayEnd)
@@ -403,6 +434,38 @@ func (rep *ReplayReport) method() string {
 		return fmt.Sprintf("blocks of %d pairs within each session", rep.Block)
 	}
 	return "single pairs pooled over the sessions"
+}
+
+// variantColumns are the rates a variant's table shows, by name prefix.
+var variantColumns = []struct{ head, name string }{
+	{"A/A false alarms per row", "A/A: false alarms per row"},
+	{"A/A false alarms per session", "A/A: false alarms per session"},
+	{"A/A rows inconclusive", "A/A: rows left inconclusive"},
+	{"5% detected", "planted 5% on"},
+	{"10% detected", "planted 10% on"},
+}
+
+func variantTable(b *strings.Builder, vs []VariantReport) {
+	b.WriteString("| variant | sessions | rounds (median) |")
+	for _, col := range variantColumns {
+		b.WriteString(" " + col.head + " |")
+	}
+	b.WriteString("\n|---|---:|---:|" + strings.Repeat("---|", len(variantColumns)) + "\n")
+	for _, v := range vs {
+		fmt.Fprintf(b, "| %s | %d | %d |", v.Name, v.Sessions, v.Rounds)
+		for _, col := range variantColumns {
+			cell := "–"
+			for _, r := range v.Rates {
+				if strings.HasPrefix(r.Name, col.name) && !strings.Contains(r.Name, "passed") {
+					cell = fmt.Sprintf("%.2f%% (%.2f–%.2f)", 100*r.Rate, 100*r.Lo, 100*r.Hi)
+					break
+				}
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
 }
 
 func rateTable(b *strings.Builder, rates []Rate) {
@@ -420,7 +483,7 @@ func (rep *ReplayReport) markdown() string {
 	b.WriteString("Generated by `gatecheck -replay` (`make gate-replay`); do not edit. The live check, which runs real\n")
 	b.WriteString("sessions, is [gate-check.md](gate-check.md).\n\n")
 	fmt.Fprintf(&b, "- command: `%s`\n", rep.Command)
-	fmt.Fprintf(&b, "- %d synthetic sessions per scenario; resampling: %s; seed %d\n", rep.Sessions, rep.method(), rep.Seed)
+	fmt.Fprintf(&b, "- %d synthetic A/A sessions, %d per planted slowdown; resampling: %s; seed %d\n", rep.Sessions, rep.Planted, rep.method(), rep.Seed)
 	budget := "each session's recorded budget"
 	if rep.BudgetNs > 0 {
 		budget = "modelled budget " + time.Duration(rep.BudgetNs).String()
@@ -439,6 +502,15 @@ func (rep *ReplayReport) markdown() string {
 	rateTable(&b, rep.Rates)
 	b.WriteString("A/A rates by benchmark:\n\n")
 	rateTable(&b, rep.CellRates)
+	if len(rep.Variants) > 0 {
+		b.WriteString("## Other budgets and cell sets, modelled\n\n")
+		b.WriteString("The recorded sessions replayed as sessions with another budget or cell set would have been: the pairs per\n")
+		b.WriteString("round set again from the kept cells' costs, as the engine balances them, the rounds' durations scaled by\n")
+		b.WriteString("what is kept, the looks planned again and the budget look placed where the budget ends at the recorded\n")
+		b.WriteString("pace; a session longer than recorded resamples its pairs beyond those recorded. Rates with their 95%\n")
+		b.WriteString("Wilson intervals.\n\n")
+		variantTable(&b, rep.Variants)
+	}
 	b.WriteString("## Method\n\n")
 	b.WriteString(methodText)
 	b.WriteString("\nDependence between neighbouring pairs (correlation of pair log ratios within a recorded session), and the\n")
@@ -488,8 +560,11 @@ assumes away. Every draw keeps a pair's order (base first in odd pairs, head fir
 within a pair cancels as in ` + "`ab`" + `. A session decided before its budget (recorded with the default gate) is extended
 to the rounds its budget allows at its recorded pace; its pairs are resampled beyond those recorded.
 
-Centring: within each recorded session, each benchmark's head runs are divided by exp(the median log ratio of
-its pairs), so that its pairs lean neither way: the A/A null made exact, and a planted x% exactly x%. The
+Centring: within each recorded session, each benchmark's head runs are divided by 1 + the change the gate
+estimates from its pairs (the Hodges-Lehmann estimate, ` + "`analysis.CompareFiles`" + ` paired), so that its pairs show
+no change in the estimate the gate tests: the A/A null made exact, and a planted x% exactly x%. (Centring
+on the median log ratio instead leaves a skewed session's pseudo-median off zero, and that shift, resampled,
+is found more surely the longer the synthetic session.) The
 "recorded shifts kept" rows skip it: each synthetic session then carries the shift its template measured,
 noise included, as if it were true, so that rate errs high, the more so the fewer pairs the sessions have.
 `

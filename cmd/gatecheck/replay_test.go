@@ -161,7 +161,7 @@ func TestReplaySmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "gate-replay")
-	_, c, err := parseFlags([]string{"-replay", "-sessions", "6", "-pcts", "50", "-out", out, "-live", live, path})
+	_, c, err := parseFlags([]string{"-replay", "-sessions", "6", "-planted-sessions", "6", "-pcts", "50", "-out", out, "-live", live, path})
 	if err != nil || c == nil {
 		t.Fatalf("parseFlags: %v", err)
 	}

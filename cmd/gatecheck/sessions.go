@@ -63,8 +63,9 @@ type benchSource struct {
 }
 
 // runPair is one recorded pair: a base run and the head run made next to
-// it. shift is the median log ratio (head over base) of its benchmark's
-// pairs in its session: what centring removes.
+// it. shift is the change its benchmark's pairs show in its session, as a
+// log ratio (head over base): the Hodges-Lehmann estimate the gate
+// computes (analysis.CompareFiles, paired), which centring removes.
 type runPair struct {
 	base, head harness.Run
 	shift      float64
@@ -182,6 +183,9 @@ func newTemplate(name string, f *harness.ABFile) (*template, error) {
 			b.reps = extra / (rounds - autoPlanRounds)
 		}
 	}
+	if err := t.setShifts(f); err != nil {
+		return nil, err
+	}
 	p, err := paceOf(f, rounds)
 	if err != nil {
 		return nil, err
@@ -196,6 +200,35 @@ func newTemplate(name string, f *harness.ABFile) (*template, error) {
 		t.estimated = true
 	}
 	return t, nil
+}
+
+// setShifts sets every pair's shift: the change the gate's estimator sees
+// in the recorded session's pairs of its benchmark. Centring on it leaves
+// the recorded pairs with a Hodges-Lehmann estimate of exactly 0 (the
+// estimate moves with a shift of the log ratios), so that the pairs a
+// synthetic session draws show no change in the estimate the gate tests,
+// whatever the skew of their distribution.
+func (t *template) setShifts(f *harness.ABFile) error {
+	c, err := analysis.CompareFiles(f.Base, f.Head, analysis.Options{Paired: true})
+	if err != nil {
+		return fmt.Errorf("the recorded pairs' change: %w", err)
+	}
+	for i := range t.benches {
+		b := &t.benches[i]
+		shift := math.NaN()
+		for _, r := range c.Rows {
+			if r.Label == b.label {
+				shift = math.Log1p(r.Delta)
+			}
+		}
+		if math.IsNaN(shift) || math.IsInf(shift, 0) {
+			return fmt.Errorf("%s: the recorded pairs give no estimate of the change", b.label)
+		}
+		for j := range b.pairs {
+			b.pairs[j].shift = shift
+		}
+	}
+	return nil
 }
 
 // fixedLooks reports whether a command line gave --looks other than auto.
@@ -266,10 +299,7 @@ func sourceOf(b, h *harness.Result) (benchSource, int, error) {
 	if len(src.pairs) == 0 {
 		return src, 0, fmt.Errorf("%s: no pair of successful runs", b.Label)
 	}
-	shift := median(logRatios(src.pairs))
-	for i := range src.pairs {
-		src.pairs[i].shift = shift
-	}
+
 	src.pairNs = wall / float64(len(src.pairs))
 	src.blockNs = block / float64(max(blockRuns, 1))
 	return src, made, nil
