@@ -218,3 +218,46 @@ func TestWithSection(t *testing.T) {
 		t.Errorf("replaced: %q", doc)
 	}
 }
+
+// Modelling another budget or cell set: the pace model gives back the
+// recorded rounds, twice the budget about twice the rounds, and dropping
+// the slowest cell rebalances the others (the slowest kept makes one pair
+// per round) and speeds the rounds up.
+func TestScaledTemplate(t *testing.T) {
+	f := fakeSession(t, 12, []string{"ocaml", "boxroot", "cgo-handle"}, []int{8, 4, 1}, []float64{0.01, 0.02, 0.08}, 0.02)
+	f.MaxTimeNs = f.Looks[len(f.Looks)-1].ElapsedNs + int64(time.Millisecond)
+	tp, err := newTemplate("fake", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := (&replayer{alpha: 0.05, threshold: 0.05}).rule()
+	if got := tp.pace.roundsWithin(tp.maxTime); got < 11 || got > 13 {
+		t.Errorf("the pace model gives %d rounds for the recorded budget, recorded 12", got)
+	}
+	if same, err := tp.scaled(tp.maxTime, nil, rule); err != nil || same != tp {
+		t.Errorf("the recorded budget and every cell: %v, %v, want the template itself", same, err)
+	}
+	long, err := tp.scaled(2*tp.maxTime, nil, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if long.rounds < 2*12-4 || long.rounds > 2*12+2 || !long.estimated {
+		t.Errorf("twice the budget: %d rounds, want about %d", long.rounds, 2*12-2)
+	}
+	if n := len(long.plan); n == 0 || n > abAutoLooks || long.plan[n-1]%2 != 0 {
+		t.Errorf("twice the budget: looks planned %v", long.plan)
+	}
+	fast, err := tp.scaled(0, map[string]bool{"ocaml": true, "boxroot": true}, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fast.benches) != 2 || fast.benches[0].reps != 2 || fast.benches[1].reps != 1 {
+		t.Errorf("ocaml and boxroot kept: %+v, want reps 2 and 1", fast.benches)
+	}
+	if fast.rounds <= 2*tp.rounds {
+		t.Errorf("without the slowest cell: %d rounds in the budget, recorded %d with it", fast.rounds, tp.rounds)
+	}
+	if _, err := tp.scaled(0, map[string]bool{"nosuch": true}, rule); err == nil {
+		t.Error("a cell set with none of the session's cells was accepted")
+	}
+}

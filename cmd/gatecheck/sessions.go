@@ -384,7 +384,8 @@ func estimateRound(block time.Duration, benches []benchSource) time.Duration {
 // the recorded one) and only the benchmarks whose cells are in keep (nil
 // keeps all) would have been: the reps set again from the kept benchmarks'
 // first-block costs (as balance does), the block's and the rounds'
-// durations scaled by the cost of what is kept, the looks planned again
+// durations scaled by the cost of what is kept (each run's wall time and
+// the recorded overhead per run), the looks planned again
 // (rule.PlanLooks) from the engine's estimate of a round, and the budget
 // look placed where the budget ends at the recorded pace. With neither
 // change it is the template itself: the recorded plan and rounds.
@@ -396,14 +397,23 @@ func (t *template) scaled(budget time.Duration, keep map[string]bool, rule *anal
 	if budget != 0 {
 		s.maxTime = budget
 	}
+	// A run costs its process wall time and an overhead beyond it
+	// (starting the worker, recording the run): the recorded rounds'
+	// duration beyond their runs' wall time, spread over their runs.
+	var runs, wall float64
+	for _, b := range t.benches {
+		runs += 2 * float64(b.reps)
+		wall += float64(b.reps) * b.pairNs
+	}
+	over := max(0, (float64(t.pace.perRound)-wall)/runs)
 	s.benches = nil
 	var allBlock, keptBlock, allRound, keptRound, slowest float64
 	for _, b := range t.benches {
-		allBlock += b.blockNs
-		allRound += float64(b.reps) * b.pairNs
+		allBlock += 2 * (b.blockNs + over)
+		allRound += float64(b.reps) * (b.pairNs + 2*over)
 		if keep == nil || keep[b.cell] {
 			s.benches = append(s.benches, b)
-			keptBlock += b.blockNs
+			keptBlock += 2 * (b.blockNs + over)
 			slowest = max(slowest, b.blockNs)
 		}
 	}
@@ -415,7 +425,7 @@ func (t *template) scaled(budget time.Duration, keep map[string]bool, rule *anal
 		if slowest > 0 && b.blockNs > 0 {
 			b.reps = min(maxReps, max(1, int(math.Round(slowest/b.blockNs))))
 		}
-		keptRound += float64(b.reps) * b.pairNs
+		keptRound += float64(b.reps) * (b.pairNs + 2*over)
 	}
 	if allBlock > 0 {
 		s.pace.block = time.Duration(float64(t.pace.block) * keptBlock / allBlock)
