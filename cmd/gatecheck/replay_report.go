@@ -288,7 +288,7 @@ func dependence(ts []*template, block int) []Dependence {
 				}
 			}
 			a.n += len(d)
-			if se := medianError(d, block); se > 0 {
+			if se := medianError(d, block); se > 0 && len(d) >= 4*block {
 				a.shifts = append(a.shifts, median(d))
 				a.errors = append(a.errors, se)
 			}
@@ -425,7 +425,67 @@ func (rep *ReplayReport) section(link string) string {
 	b.WriteString("of this machine (see the full report for their load) and judged by\n")
 	b.WriteString("the decision code `ab` runs (`analysis.Sequential`), at the recorded looks and pair counts.\n\n")
 	rateTable(&b, rep.headline())
+	b.WriteString(rep.targets())
 	b.WriteString(replayEnd)
+	return b.String()
+}
+
+// Targets of issue 24.
+const (
+	targetAlarms    = 0.01  // A/A false alarms per row, at most
+	targetAlarmsHi  = 0.015 // and the upper bound of their interval
+	targetDetect    = 0.95  // planted 10% detected, at least
+	targetDetectPct = "planted 10% on"
+)
+
+// targets says which targets the replay meets, and which modelled
+// variants meet those it does not.
+func (rep *ReplayReport) targets() string {
+	find := func(rates []Rate, prefix string) (Rate, bool) {
+		for _, r := range rates {
+			if strings.HasPrefix(r.Name, prefix) && !strings.Contains(r.Name, "passed") {
+				return r, true
+			}
+		}
+		return Rate{}, false
+	}
+	meets := func(rates []Rate) (alarms, detect bool) {
+		a, okA := find(rates, "A/A: false alarms per row")
+		d, okD := find(rates, targetDetectPct)
+		return okA && a.Rate <= targetAlarms && a.Hi <= targetAlarmsHi, okD && d.Rate >= targetDetect
+	}
+	word := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**not met**"
+	}
+	var b strings.Builder
+	b.WriteString("\nTargets (issue 24), by this replay:\n\n")
+	alarms, detect := meets(rep.Rates)
+	if r, ok := find(rep.Rates, "A/A: false alarms per row"); ok {
+		fmt.Fprintf(&b, "- A/A false alarms at most 1%% of rows, upper bound at most 1.5%%: %.2f%% (%.2f%% – %.2f%%): %s.\n", 100*r.Rate, 100*r.Lo, 100*r.Hi, word(alarms))
+	}
+	if r, ok := find(rep.Rates, targetDetectPct); ok {
+		fmt.Fprintf(&b, "- Planted 10%% on %s detected at least 95%%: %.2f%% (%.2f%% – %.2f%%): %s.\n", rep.Slow, 100*r.Rate, 100*r.Lo, 100*r.Hi, word(detect))
+	}
+	if r, ok := find(rep.Rates, "A/A: rows left inconclusive"); ok {
+		fmt.Fprintf(&b, "- A/A rows left inconclusive: %.2f%% (%.2f%% – %.2f%%).\n", 100*r.Rate, 100*r.Lo, 100*r.Hi)
+	}
+	if (alarms && detect) || len(rep.Variants) == 0 {
+		return b.String()
+	}
+	var both []string
+	for _, v := range rep.Variants {
+		if a, d := meets(v.Rates); a && d {
+			both = append(both, v.Name)
+		}
+	}
+	if len(both) == 0 {
+		b.WriteString("- None of the modelled budgets and cell sets meets both (see the full report).\n")
+	} else {
+		fmt.Fprintf(&b, "- Modelled budgets and cell sets that meet both: %s (see the full report).\n", strings.Join(both, "; "))
+	}
 	return b.String()
 }
 
@@ -500,6 +560,8 @@ func (rep *ReplayReport) markdown() string {
 	}
 	b.WriteString("\n\n## Rates\n\n")
 	rateTable(&b, rep.Rates)
+	b.WriteString(strings.TrimPrefix(rep.targets(), "\n"))
+	b.WriteString("\n")
 	b.WriteString("A/A rates by benchmark:\n\n")
 	rateTable(&b, rep.CellRates)
 	if len(rep.Variants) > 0 {

@@ -261,3 +261,35 @@ func TestScaledTemplate(t *testing.T) {
 		t.Error("a cell set with none of the session's cells was accepted")
 	}
 }
+
+func TestTargets(t *testing.T) {
+	rep := &ReplayReport{Slow: "boxroot", Rates: []Rate{
+		newRate("A/A: false alarms per row (rows reported as regressions)", 40, 8000, ""),
+		newRate("A/A: rows left inconclusive", 4000, 8000, ""),
+		newRate("planted 10% on boxroot: passed (slowdown ruled out beyond the gate)", 0, 1000, ""),
+		newRate("planted 10% on boxroot: detected (reported as a regression)", 500, 1000, ""),
+	}, Variants: []VariantReport{
+		{Name: "budget 12m0s, every cell", Rates: []Rate{
+			newRate("A/A: false alarms per row (rows reported as regressions)", 10, 4000, ""),
+			newRate("planted 10% on boxroot: detected (reported as a regression)", 970, 1000, "")}},
+		{Name: "budget 6m0s, every cell", Rates: []Rate{
+			newRate("A/A: false alarms per row (rows reported as regressions)", 100, 4000, ""),
+			newRate("planted 10% on boxroot: detected (reported as a regression)", 990, 1000, "")}},
+	}}
+	got := rep.targets()
+	for _, want := range []string{
+		"A/A false alarms at most 1% of rows, upper bound at most 1.5%: 0.50% (",
+		"): met.",
+		"Planted 10% on boxroot detected at least 95%: 50.00% (",
+		"): **not met**.",
+		"A/A rows left inconclusive: 50.00%",
+		"meet both: budget 12m0s, every cell (",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("targets lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "6m0s") {
+		t.Errorf("a variant with 2.5%% false alarms is said to meet the targets:\n%s", got)
+	}
+}
