@@ -290,3 +290,33 @@ func (r *replayer) run(scs []scenario, jobs int, progress func(done, of int)) ([
 	wg.Wait()
 	return results, firstErr
 }
+
+// asRecorded judges each recorded session once on its own pairs, in their
+// order, as ab would have with the replay's gate: no resampling, no
+// centring. A session whose recorded pairs fall short of the rounds
+// replayed (one decided before its budget, a failed run, another budget
+// or cell set) is left out.
+func (r *replayer) asRecorded() []synthetic {
+	var out []synthetic
+	for ti, t := range r.templates {
+		drawn := make([][]runPair, len(t.benches))
+		for i, b := range t.benches {
+			if n := b.pairsAt(t.rounds); n <= len(b.pairs) {
+				drawn[i] = b.pairs[:n]
+			} else {
+				drawn = nil
+				break
+			}
+		}
+		if drawn == nil {
+			continue
+		}
+		res := r.judge(t, build(t, drawn, r.slow, scenario{name: aaRecorded, raw: true}))
+		res.template = ti
+		out = append(out, res)
+	}
+	return out
+}
+
+// aaRecorded names the recorded sessions judged as they are.
+const aaRecorded = "A/A as recorded (each recorded session judged once, no resampling)"

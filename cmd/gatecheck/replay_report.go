@@ -150,6 +150,13 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 		rep.Rates = append(rep.Rates, rates...)
 		rep.CellRates = append(rep.CellRates, cellRates...)
 		rep.Errors += errs
+		if sc.raw {
+			// Beside the resampled A/A rates: the recorded sessions
+			// themselves, judged once each.
+			rates, _, errs := tally(r, scenario{name: aaRecorded, raw: true}, r.asRecorded())
+			rep.Rates = append(rep.Rates, rates...)
+			rep.Errors += errs
+		}
 	}
 	return rep
 }
