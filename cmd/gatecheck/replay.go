@@ -47,7 +47,6 @@ type replayer struct {
 // synthetic is the outcome of one synthetic session.
 type synthetic struct {
 	template int
-	outcome  string   // the session's: pass, regression, inconclusive
 	rows     []string // per benchmark of the template, in its order
 	looks    int      // looks made
 	rounds   int      // runs per side at the last look
@@ -195,7 +194,7 @@ func (s sideRuns) files(t *template, rounds int, partial bool) (base, head *harn
 // the look that costs most.
 func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	rule := r.rule()
-	out := synthetic{outcome: string(analysis.Inconclusive)}
+	var out synthetic
 	var logs []harness.ABLog
 	stopped := harness.StopBudget
 	for _, l := range t.looks() {
@@ -217,7 +216,6 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	f := &harness.ABFile{Schema: harness.ABSchema, Base: b, Head: h, PlannedLooks: slices.Clone(t.plan),
 		MaxTimeNs: t.maxTime.Nanoseconds(), Looks: logs, Stopped: stopped}
 	v := rule.Verdict(f, false)
-	out.outcome = string(v.Outcome)
 	if v.Gate == nil {
 		out.err = v.Reason
 		return out

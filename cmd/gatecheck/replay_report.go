@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -175,7 +176,7 @@ func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, 
 			errs++
 			continue
 		}
-		if s.outcome != "inconclusive" {
+		if !slices.Contains(s.rows, "inconclusive") {
 			decided++
 		}
 		t := r.templates[s.template]
