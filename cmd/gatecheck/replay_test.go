@@ -293,3 +293,15 @@ func TestTargets(t *testing.T) {
 		t.Errorf("a variant with 2.5%% false alarms is said to meet the targets:\n%s", got)
 	}
 }
+
+func TestShortCommand(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"gatecheck -replay r/s/aa-1.json.gz r/s/aa-2.json.gz r/s/aa-3.json.gz", "gatecheck -replay r/s/aa-*.json.gz (3 files)"},
+		{"gatecheck -replay a.json b.json", "gatecheck -replay a.json b.json"},
+		{"gatecheck -replay x/a.json y/b.json z/c.json", "gatecheck -replay x/a.json y/b.json z/c.json"},
+	} {
+		if got := shortCommand(c.in); got != c.want {
+			t.Errorf("shortCommand(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
