@@ -34,7 +34,26 @@ type replayConfig struct {
 	// with variantSessions sessions of the scenarios variantPcts.
 	variants        []variant
 	variantSessions int
+	// checkResampling replays A/A and a planted 10% with the other
+	// resamplings too (resamplings), to show what the choice changes.
+	checkResampling bool
 	args            []string
+}
+
+// resampling is a way of drawing the synthetic pairs (-resample, -block).
+type resampling struct {
+	method string
+	block  int
+}
+
+// resamplings are those the report compares with the chosen one.
+var resamplings = []resampling{{resampleBlock, 2}, {resampleBlock, 4}, {resampleBlock, 8}, {resamplePooled, 1}}
+
+func (m resampling) String() string {
+	if m.method == resamplePooled {
+		return "single pairs pooled over the sessions"
+	}
+	return fmt.Sprintf("blocks of %d pairs within each session", m.block)
 }
 
 // variant is a budget (0: the recorded one) and a cell set (nil: all) to
@@ -118,6 +137,7 @@ func registerReplay(fs *flag.FlagSet, args []string) *replayConfig {
 		c.variants = append(c.variants, v)
 		return err
 	})
+	fs.BoolVar(&c.checkResampling, "check-resampling", true, "replay: also replay A/A and a planted 10% with the other resamplings (block 2, 4, 8, pooled)")
 	fs.StringVar(&c.live, "live", "results/gate-check.md", "replay: the live report whose replay section is rewritten (\"\" for none)")
 	return c
 }
@@ -200,6 +220,25 @@ func runReplay(c *replayConfig) error {
 		return err
 	}
 	rep := newReplayReport(c, r, inputs, scs, results, 0)
+	if c.checkResampling {
+		chosen := resampling{c.resample, c.block}
+		if c.resample == resamplePooled {
+			chosen.block = 1
+		}
+		for _, m := range resamplings {
+			if m == chosen {
+				continue
+			}
+			alt := *c
+			alt.resample, alt.block = m.method, m.block
+			vscs := scenarios([]float64{10}, false, c.sessions, c.planted)
+			vr, vres, err := alt.replay(inputs, variant{budget: c.budget, cells: c.cells, cellList: c.cellList}, vscs, start)
+			if err != nil {
+				return err
+			}
+			rep.Resamplings = append(rep.Resamplings, variantReport("resampling: "+m.String(), vr, vscs, vres))
+		}
+	}
 	for _, v := range c.variants {
 		vscs := scenarios(variantPcts, false, c.variantSessions, c.variantSessions)
 		vr, vres, err := c.replay(inputs, v, vscs, start)

@@ -47,7 +47,10 @@ type ReplayReport struct {
 	// CellRates are the A/A rates of each benchmark.
 	CellRates []Rate `json:"cell_rates"`
 	// Variants are other budgets and cell sets, modelled (-variant).
-	Variants   []VariantReport `json:"variants,omitempty"`
+	Variants []VariantReport `json:"variants,omitempty"`
+	// Resamplings are the same replay with the other resamplings
+	// (-check-resampling): A/A and a planted 10%.
+	Resamplings []VariantReport `json:"resamplings,omitempty"`
 	Errors     int             `json:"errors"` // synthetic sessions with no verdict
 	Machine    string          `json:"machine"`
 	LoadAvg    []float64       `json:"load_avg,omitempty"`
@@ -525,10 +528,7 @@ func shortCommand(cmd string) string {
 }
 
 func (rep *ReplayReport) method() string {
-	if rep.Resample == resampleBlock {
-		return fmt.Sprintf("blocks of %d pairs within each session", rep.Block)
-	}
-	return "single pairs pooled over the sessions"
+	return resampling{rep.Resample, rep.Block}.String()
 }
 
 // variantColumns are the rates a variant's table shows, by name prefix.
@@ -610,6 +610,10 @@ func (rep *ReplayReport) markdown() string {
 	}
 	b.WriteString("## Method\n\n")
 	b.WriteString(methodText)
+	if len(rep.Resamplings) > 0 {
+		fmt.Fprintf(&b, "\nThe same replay with the other resamplings (this report's: %s):\n\n", rep.method())
+		variantTable(&b, rep.Resamplings)
+	}
 	b.WriteString("\nDependence between neighbouring pairs (correlation of pair log ratios within a recorded session), and the\n")
 	b.WriteString("spread of the sessions' shifts in units of their own standard errors (about 1 when the sessions differ by\n")
 	b.WriteString("their pairs' noise only; above 1, each session has a shift of its own, which centring removes: read the\n")
