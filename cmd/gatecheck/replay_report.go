@@ -51,19 +51,20 @@ type ReplayReport struct {
 	// Resamplings are the same replay with the other resamplings
 	// (-check-resampling): A/A and a planted 10%.
 	Resamplings []VariantReport `json:"resamplings,omitempty"`
-	Errors     int             `json:"errors"` // synthetic sessions with no verdict
-	Machine    string          `json:"machine"`
-	LoadAvg    []float64       `json:"load_avg,omitempty"`
-	Jobs       int             `json:"jobs"`
-	ElapsedNs  int64           `json:"elapsed_ns"`
-	FinishedAt time.Time       `json:"finished_at"`
+	Errors      int             `json:"errors"` // synthetic sessions with no verdict
+	Machine     string          `json:"machine"`
+	LoadAvg     []float64       `json:"load_avg,omitempty"`
+	Jobs        int             `json:"jobs"`
+	ElapsedNs   int64           `json:"elapsed_ns"`
+	FinishedAt  time.Time       `json:"finished_at"`
 }
 
 // VariantReport is the replay of the recorded sessions as sessions with
 // another budget or cell set would have been (template.scaled).
 type VariantReport struct {
-	Name     string `json:"name"`
-	Sessions int    `json:"sessions"`
+	Name string `json:"name"`
+	// Sessions is the synthetic A/A sessions (the first scenario's).
+	Sessions int `json:"sessions"`
 	// Rounds is the median over the recorded sessions of the rounds at
 	// the budget look, as modelled.
 	Rounds int    `json:"rounds"`
@@ -256,8 +257,8 @@ func variantReport(name string, r *replayer, scs []scenario, results [][]synthet
 		rounds = append(rounds, float64(t.rounds))
 	}
 	v.Rounds = int(median(rounds))
+	v.Sessions = len(results[0])
 	for si, sc := range scs {
-		v.Sessions = len(results[si])
 		rates, _, _ := tally(r, sc, results[si])
 		v.Rates = append(v.Rates, rates...)
 	}
@@ -541,7 +542,7 @@ var variantColumns = []struct{ head, name string }{
 }
 
 func variantTable(b *strings.Builder, vs []VariantReport) {
-	b.WriteString("| variant | sessions | rounds (median) |")
+	b.WriteString("| variant | A/A sessions | rounds (median) |")
 	for _, col := range variantColumns {
 		b.WriteString(" " + col.head + " |")
 	}
@@ -613,8 +614,10 @@ func (rep *ReplayReport) markdown() string {
 	if len(rep.Resamplings) > 0 {
 		fmt.Fprintf(&b, "\nThe same replay with the other resamplings (this report's: %s):\n\n", rep.method())
 		variantTable(&b, rep.Resamplings)
+	} else {
+		b.WriteString("\n")
 	}
-	b.WriteString("\nDependence between neighbouring pairs (correlation of pair log ratios within a recorded session), and the\n")
+	b.WriteString("Dependence between neighbouring pairs (correlation of pair log ratios within a recorded session), and the\n")
 	b.WriteString("spread of the sessions' shifts in units of their own standard errors (about 1 when the sessions differ by\n")
 	b.WriteString("their pairs' noise only; above 1, each session has a shift of its own, which centring removes: read the\n")
 	b.WriteString("\"recorded shifts kept\" rows then):\n\n")
