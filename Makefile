@@ -132,12 +132,15 @@ gate-record:
 		case $$st in 0|1|3) gzip -9f $$out ;; *) exit $$st ;; esac; \
 	done
 
-# Replay the recorded sessions: GATE_REPLAY synthetic sessions per scenario
-# (A/A, and GATE_SLOW slowed by 2, 5, 10 and 20%), resampled from the
+# Replay the recorded sessions: GATE_REPLAY synthetic A/A sessions and 1000
+# per planted slowdown of GATE_SLOW (2, 5, 10, 20%), resampled from the
 # recorded pairs and judged by the decision code ab runs, at the recorded
-# looks; writes results/gate-replay.md and .json and the replayed section of
-# results/gate-check.md. About a minute or two on 2 cores. Other budgets or
-# cell sets: GATE_REPLAY_FLAGS="-budget 6m -cells ocaml,boxroot,ref".
+# looks and pair counts, then A/A and 10% again with the other resamplings;
+# writes results/gate-replay.md and .json and the replayed section of
+# results/gate-check.md (about a minute on 2 busy cores). Other budgets and
+# cell sets, modelled from the same sessions (each adds minutes: the longer
+# the session, the more pairs every look sorts), e.g.
+# GATE_REPLAY_FLAGS="-variant 45m -variant 20m:ocaml,boxroot -variant-sessions 400".
 GATE_SESSIONS     ?= $(sort $(wildcard results/sessions/aa-*.json.gz))
 GATE_REPLAY       ?= 4000
 GATE_REPLAY_FLAGS ?=

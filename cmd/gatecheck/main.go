@@ -17,8 +17,19 @@
 //	go run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa 25 -planted 25 \
 //	    -cells ocaml,boxroot,ref,cgo-handle -slow boxroot -pcts 5,10 -out results/gate-check [-- AB FLAGS]
 //
+// With -replay, gatecheck runs no session: it makes thousands of synthetic
+// sessions from the pairs of recorded ab sessions (their --export-json files,
+// .json or .json.gz) and judges them with the decision code ab runs
+// (analysis.Sequential), at the recorded looks and pair counts, with a
+// planted slowdown multiplying the slowed cell's head runs (see replay.go
+// and sessions.go); it writes OUT.json and OUT.md (default
+// results/gate-replay) and its section of the live report (-live):
+//
+//	go run ./cmd/gatecheck -replay [-sessions 4000] [-pcts 2,5,10,20] [-variant 45m] results/sessions/aa-*.json.gz
+//
 // Exit status: 0 when every trial ran (whatever the rates), 1 when a trial
-// could not run, 2 for bad flags.
+// could not run (or a recorded session could not be replayed), 2 for bad
+// flags.
 package main
 
 import (

@@ -305,3 +305,33 @@ func TestShortCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestParseReplayFlags(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "aa.json")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, c, err := parseFlags([]string{"-replay", "-variant", "45m", "-variant", "20m:ocaml,boxroot", "-variant", ":boxroot", f})
+	if err != nil || c == nil {
+		t.Fatalf("parseFlags: %v", err)
+	}
+	if len(c.files) != 1 || len(c.pcts) != 4 || c.out != "results/gate-replay" || len(c.variants) != 3 ||
+		c.variants[0].budget != 45*time.Minute || !c.variants[1].cells["ocaml"] || c.variants[2].budget != 0 || c.gate != 0.05 {
+		t.Errorf("config %+v", c)
+	}
+	for _, bad := range [][]string{
+		{"-replay"},
+		{"-replay", "-block", "3", f},
+		{"-replay", "-resample", "nope", f},
+		{"-replay", "-variant", "soon", f},
+		{"-replay", "-variant", "6m:ocaml", f},
+		{"-replay", "-cells", "ocaml,ref", f},
+		{"-replay", "-gate", "0", f},
+		{"-replay", "-sessions", "0", f},
+		{"-replay", filepath.Join(t.TempDir(), "missing.json")},
+	} {
+		if _, _, err := parseFlags(bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
