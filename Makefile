@@ -14,7 +14,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped example lint fmt vet staticcheck bench report results gate-check perf-check clean
+.PHONY: all build run test unit race nocgo shipped example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check clean
 
 all: build
 
@@ -128,6 +128,38 @@ gate-check:
 	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
 	$(GO) run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa $(GATE_AA) -planted $(GATE_PLANTED) \
 		-pcts $(GATE_PCTS) -cells $(GATE_CELLS) -slow $(GATE_SLOW) -out results/gate-check -- $(GATE_AB_FLAGS)
+
+# Record GATE_RECORD A/A sessions for the replay (gate-replay) into
+# results/sessions/, gzip-compressed, each at ab's default budget (3
+# minutes) on GATE_CELLS. They are recorded with a gate of 0.01%, so that
+# they run to their budget look: the looks and the pace do not depend on the
+# gate, and the replay needs the pairs up to the budget.
+GATE_RECORD ?= 8
+gate-record:
+	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
+	@mkdir -p results/sessions
+	@for i in $$(seq 1 $(GATE_RECORD)); do \
+		out=results/sessions/aa-$$(date -u +%Y%m%dT%H%M%SZ).json; \
+		echo "gate-record: session $$i of $(GATE_RECORD): $$out.gz ($$(uptime | sed 's/.*load/load/'))" >&2; \
+		./bin/rootbench-faulty ab --base bin/rootbench-faulty --head bin/rootbench-faulty --cell $(GATE_CELLS) \
+			--fail-on-regression 0.01% --export-json $$out --style none $(GATE_AB_FLAGS) >/dev/null; st=$$?; \
+		case $$st in 0|1|3) gzip -9f $$out ;; *) exit $$st ;; esac; \
+	done
+
+# Replay the recorded sessions: GATE_REPLAY synthetic A/A sessions and 1000
+# per planted slowdown of GATE_SLOW (2, 5, 10, 20%), resampled from the
+# recorded pairs and judged by the decision code ab runs, at the recorded
+# looks and pair counts, then A/A and 10% again with the other resamplings;
+# writes results/gate-replay.md and .json and the replayed section of
+# results/gate-check.md (about a minute on 2 busy cores). Other budgets and
+# cell sets, modelled from the same sessions (each adds minutes: the longer
+# the session, the more pairs every look sorts), e.g.
+# GATE_REPLAY_FLAGS="-variant 45m -variant 20m:ocaml,boxroot -variant-sessions 400".
+GATE_SESSIONS     ?= $(sort $(wildcard results/sessions/aa-*.json.gz))
+GATE_REPLAY       ?= 4000
+GATE_REPLAY_FLAGS ?=
+gate-replay:
+	$(GO) run ./cmd/gatecheck -replay -sessions $(GATE_REPLAY) -slow $(GATE_SLOW) $(GATE_REPLAY_FLAGS) $(GATE_SESSIONS)
 
 # Compare this work tree (uncommitted changes included) with the revision the
 # change started from, before it lands: `rootbench ab --base-rev` on the drop-in

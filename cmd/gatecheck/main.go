@@ -17,12 +17,22 @@
 //	go run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa 25 -planted 25 \
 //	    -cells ocaml,boxroot,ref,cgo-handle -slow boxroot -pcts 5,10 -out results/gate-check [-- AB FLAGS]
 //
+// With -replay, gatecheck runs no session: it makes thousands of synthetic
+// sessions from the pairs of recorded ab sessions (their --export-json files,
+// .json or .json.gz) and judges them with the decision code ab runs
+// (analysis.Sequential), at the recorded looks and pair counts, with a
+// planted slowdown multiplying the slowed cell's head runs (see replay.go
+// and sessions.go); it writes OUT.json and OUT.md (default
+// results/gate-replay) and its section of the live report (-live):
+//
+//	go run ./cmd/gatecheck -replay [-sessions 4000] [-pcts 2,5,10,20] [-variant 45m] results/sessions/aa-*.json.gz
+//
 // Exit status: 0 when every trial ran (whatever the rates), 1 when a trial
-// could not run, 2 for bad flags.
+// could not run (or a recorded session could not be replayed), 2 for bad
+// flags.
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,12 +47,17 @@ import (
 )
 
 func main() {
-	cfg, err := parseFlags(os.Args[1:])
+	cfg, rcfg, err := parseFlags(os.Args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gatecheck: %v\n", err)
 		os.Exit(2)
 	}
-	if err := run(cfg); err != nil {
+	if rcfg != nil {
+		err = runReplay(rcfg)
+	} else {
+		err = run(cfg)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "gatecheck: %v\n", err)
 		os.Exit(1)
 	}
@@ -61,7 +76,9 @@ type config struct {
 	args      []string // the command line, recorded
 }
 
-func parseFlags(args []string) (*config, error) {
+// parseFlags reads the flags of the live mode, or of the replay mode
+// (-replay) whose configuration it then returns instead.
+func parseFlags(args []string) (*config, *replayConfig, error) {
 	fs := flag.NewFlagSet("gatecheck", flag.ContinueOnError)
 	c := &config{args: append([]string{"gatecheck"}, args...)}
 	pcts := fs.String("pcts", "5,10", "planted slowdowns in percent, comma-separated")
@@ -70,28 +87,34 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&c.planted, "planted", 25, "trials per planted slowdown")
 	fs.StringVar(&c.cells, "cells", "ocaml,boxroot,ref,cgo-handle", "cells of every session")
 	fs.StringVar(&c.slow, "slow", "boxroot", "the cell slowed on the head side")
-	fs.StringVar(&c.out, "out", "results/gate-check", "write OUT.json and OUT.md")
+	fs.StringVar(&c.out, "out", "results/gate-check", "write OUT.json and OUT.md (replay: default results/gate-replay)")
+	replay := fs.Bool("replay", false, "replay recorded ab sessions (the arguments: their --export-json files) instead of running sessions")
+	rc := registerReplay(fs, args)
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if *replay {
+		rc, err := rc.finish(fs)
+		return nil, rc, err
 	}
 	c.abFlags = fs.Args()
 	for _, p := range strings.Split(*pcts, ",") {
 		p = strings.TrimSuffix(strings.TrimSpace(p), "%")
 		if v, err := strconv.ParseFloat(p, 64); err != nil || !(v > 0 && v <= 1000) {
-			return nil, fmt.Errorf("-pcts %q: expected percentages from 0 to 1000, e.g. 5,10", *pcts)
+			return nil, nil, fmt.Errorf("-pcts %q: expected percentages from 0 to 1000, e.g. 5,10", *pcts)
 		}
 		c.pcts = append(c.pcts, p)
 	}
 	switch {
 	case c.aa < 0 || c.planted < 0 || c.aa+c.planted == 0:
-		return nil, fmt.Errorf("-aa %d -planted %d: need at least one trial, and no negative count", c.aa, c.planted)
+		return nil, nil, fmt.Errorf("-aa %d -planted %d: need at least one trial, and no negative count", c.aa, c.planted)
 	case !strings.Contains(","+c.cells+",", ","+c.slow+","):
-		return nil, fmt.Errorf("-slow %s: not among -cells %s", c.slow, c.cells)
+		return nil, nil, fmt.Errorf("-slow %s: not among -cells %s", c.slow, c.cells)
 	}
 	if _, err := os.Stat(c.rootbench); err != nil {
-		return nil, fmt.Errorf("-rootbench: %w (build it with: go build -tags rootbench_faulty -o %s ./cmd/rootbench)", err, c.rootbench)
+		return nil, nil, fmt.Errorf("-rootbench: %w (build it with: go build -tags rootbench_faulty -o %s ./cmd/rootbench)", err, c.rootbench)
 	}
-	return c, nil
+	return c, nil, nil
 }
 
 // kind is one kind of trial: A/A (pct "") or a planted slowdown.
@@ -211,20 +234,4 @@ func withoutSlow(env []string) []string {
 		}
 	}
 	return out
-}
-
-// readAB reads an ab results file.
-func readAB(path string) (*harness.ABFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read the ab results: %w", err)
-	}
-	var f harness.ABFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if f.Schema != harness.ABSchema {
-		return nil, fmt.Errorf("%s: schema %q, want %s", path, f.Schema, harness.ABSchema)
-	}
-	return &f, nil
 }

@@ -130,7 +130,8 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// write writes OUT.json and OUT.md.
+// write writes OUT.json and OUT.md, keeping the replay's section of an
+// OUT.md already there (gatecheck -replay writes it).
 func (rep *Report) write(out string) error {
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -139,7 +140,13 @@ func (rep *Report) write(out string) error {
 	if err := os.WriteFile(out+".json", append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
-	if err := os.WriteFile(out+".md", []byte(rep.markdown()), 0o644); err != nil {
+	md := rep.markdown()
+	if old, err := os.ReadFile(out + ".md"); err == nil {
+		if sec := sectionOf(string(old)); sec != "" {
+			md = withSection(md, sec)
+		}
+	}
+	if err := os.WriteFile(out+".md", []byte(md), 0o644); err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
 	return nil

@@ -80,7 +80,7 @@ func TestParseFlags(t *testing.T) {
 	if err := os.WriteFile(bin, nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c, err := parseFlags([]string{"-rootbench", bin, "-aa", "3", "-pcts", "5%,10", "--", "--max-time", "30s"})
+	c, _, err := parseFlags([]string{"-rootbench", bin, "-aa", "3", "-pcts", "5%,10", "--", "--max-time", "30s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestParseFlags(t *testing.T) {
 		{"-rootbench", bin, "-slow", "nosuch"},
 		{"-rootbench", filepath.Join(t.TempDir(), "missing")},
 	} {
-		if _, err := parseFlags(bad); err == nil {
+		if _, _, err := parseFlags(bad); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}

@@ -1,0 +1,472 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/harness"
+)
+
+// A recorded session as the replay uses it: the structure of the looks and
+// rounds that `ab` (harness.ExecuteAB with analysis.Sequential, automatic
+// looks) gave it, and every pair of runs it measured.
+//
+// What the A/B engine does, and the template keeps (harness/ab.go):
+//   - Rounds 1 and 2 make one pair of every benchmark; then balance() fixes
+//     reps[i] pairs per round for benchmark i (the slowest makes 1), so after
+//     R rounds benchmark i has 2 + (R−2)·reps[i] pairs (R ≤ 2: R pairs).
+//   - A look is made when the rounds reach a planned size (runs per side of
+//     the slowest benchmark, which is the number of rounds); with automatic
+//     looks the last planned look is replaced by the budget look, made after
+//     the last round the budget allows. Every look is tested as one of
+//     len(PlannedLooks).
+//   - Sampling stops at the first look that decides every row.
+
+// template is one recorded session.
+type template struct {
+	name string
+	// base and head are the sides' files without results: the header
+	// (tool, machine, workload, parameters) every snapshot copies.
+	base, head *harness.File
+	maxTime    time.Duration
+	// plan is the planned looks; rounds the rounds made up to the budget
+	// look, recorded, or estimated (model) for a session decided before.
+	plan    []int
+	rounds  int
+	benches []benchSource
+	// pace is the timing of the rounds, for modelling other budgets.
+	pace pace
+	// estimated is true when rounds comes from the pace (the recorded
+	// session stopped at a decision before its budget).
+	estimated bool
+}
+
+// benchSource is one benchmark of a recorded session: its pairs, in Pair
+// order, both runs successful.
+type benchSource struct {
+	cell, label string
+	params      map[string]string
+	reps        int
+	pairs       []runPair
+	// blockNs is the mean process wall time of a run in the first block
+	// (pairs 1 and 2), what balance() sets reps from; pairNs the mean
+	// process wall time of a pair (both runs) over the session.
+	blockNs, pairNs float64
+}
+
+// runPair is one recorded pair: a base run and the head run made next to
+// it. shift is the change its benchmark's pairs show in its session, as a
+// log ratio (head over base): the Hodges-Lehmann estimate the gate
+// computes (analysis.CompareFiles, paired), which centring removes.
+type runPair struct {
+	base, head harness.Run
+	shift      float64
+}
+
+// pace times a session's rounds: the first block (rounds 1 and 2, one pair
+// of each benchmark) took block, and each later round perRound; first is
+// when the first round started, since the session's start. estRound is
+// the engine's estimate of a balanced round, made after the first block
+// (balance: the block's round scaled by the pairs each benchmark makes
+// per round from then on), from which it plans the looks.
+type pace struct {
+	first, block, perRound, estRound time.Duration
+}
+
+// pairsAt is the number of pairs benchmark b has after rounds rounds.
+func (b *benchSource) pairsAt(rounds int) int {
+	if rounds <= autoPlanRounds {
+		return rounds
+	}
+	return autoPlanRounds + (rounds-autoPlanRounds)*b.reps
+}
+
+// autoPlanRounds is the rounds of the first ABBA block, after which the
+// engine balances the benchmarks and plans the looks (harness/ab.go).
+const autoPlanRounds = 2
+
+// maxReps bounds the pairs a benchmark makes per round (harness/ab.go).
+const maxReps = 16
+
+// readAB reads an ab results file, gzip-compressed when its name ends in
+// .gz.
+func readAB(path string) (*harness.ABFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the ab results: %w", err)
+	}
+	defer fh.Close()
+	var r io.Reader = fh
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	var f harness.ABFile
+	if err := json.NewDecoder(r).Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: not an ab results file: %w", path, err)
+	}
+	if f.Schema != harness.ABSchema {
+		return nil, fmt.Errorf("%s: schema %q, want %s", path, f.Schema, harness.ABSchema)
+	}
+	if f.Base == nil || f.Head == nil {
+		return nil, fmt.Errorf("%s: an ab results file needs both sides", path)
+	}
+	return &f, nil
+}
+
+// loadTemplate reads a recorded session and checks that it is one the
+// replay can reproduce: automatic looks, a budget, ended by the budget or a
+// decision, the same benchmarks on both sides.
+func loadTemplate(path string) (*template, error) {
+	f, err := readAB(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTemplate(path, f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+func newTemplate(name string, f *harness.ABFile) (*template, error) {
+	switch {
+	case f.MaxTimeNs <= 0:
+		return nil, fmt.Errorf("no time budget: the replay reproduces automatic looks, planned from the budget")
+	case f.Stopped != harness.StopBudget && f.Stopped != harness.StopDecided:
+		return nil, fmt.Errorf("stopped %q: accepted are sessions that ended at a decision or at the budget", f.Stopped)
+	case len(f.PlannedLooks) == 0:
+		return nil, fmt.Errorf("no planned looks")
+	case fixedLooks(f.Head.Tool.CommandLine):
+		return nil, fmt.Errorf("recorded with fixed --looks: the replay reproduces automatic looks only")
+	case len(f.Base.Results) != len(f.Head.Results) || len(f.Base.Results) == 0:
+		return nil, fmt.Errorf("base has %d benchmarks, head %d: need the same, at least one", len(f.Base.Results), len(f.Head.Results))
+	}
+	t := &template{name: name, maxTime: time.Duration(f.MaxTimeNs), plan: slices.Clone(f.PlannedLooks)}
+	t.base, t.head = header(f.Base), header(f.Head)
+	rounds := -1
+	for i := range f.Base.Results {
+		b, h := &f.Base.Results[i], &f.Head.Results[i]
+		if b.Label != h.Label {
+			return nil, fmt.Errorf("benchmark %d is %q in base, %q in head", i+1, b.Label, h.Label)
+		}
+		src, made, err := sourceOf(b, h)
+		if err != nil {
+			return nil, err
+		}
+		t.benches = append(t.benches, src)
+		if rounds < 0 || made < rounds {
+			rounds = made // the slowest benchmark makes one pair per round
+		}
+	}
+	for i := range t.benches {
+		b := &t.benches[i]
+		pairs := maxPair(&f.Base.Results[i])
+		b.reps = 1
+		if rounds > autoPlanRounds {
+			extra := pairs - autoPlanRounds
+			if extra%(rounds-autoPlanRounds) != 0 {
+				return nil, fmt.Errorf("%s: %d pairs in %d rounds is not 2 + (rounds−2)·reps: not the A/B engine's rounds", b.label, pairs, rounds)
+			}
+			b.reps = extra / (rounds - autoPlanRounds)
+		}
+	}
+	if err := t.setShifts(f); err != nil {
+		return nil, err
+	}
+	p, err := paceOf(f, rounds)
+	if err != nil {
+		return nil, err
+	}
+	p.estRound = estimateRound(p.block, t.benches)
+	t.pace = p
+	t.rounds = rounds
+	if f.Stopped == harness.StopDecided {
+		// Decided before the budget: the rounds the budget would have
+		// allowed at the recorded pace.
+		t.rounds = max(rounds, p.roundsWithin(t.maxTime))
+		t.estimated = true
+	}
+	return t, nil
+}
+
+// setShifts sets every pair's shift: the change the gate's estimator sees
+// in the recorded session's pairs of its benchmark. Centring on it leaves
+// the recorded pairs with a Hodges-Lehmann estimate of exactly 0 (the
+// estimate moves with a shift of the log ratios), so that the pairs a
+// synthetic session draws show no change in the estimate the gate tests,
+// whatever the skew of their distribution.
+func (t *template) setShifts(f *harness.ABFile) error {
+	c, err := analysis.CompareFiles(f.Base, f.Head, analysis.Options{Paired: true})
+	if err != nil {
+		return fmt.Errorf("the recorded pairs' change: %w", err)
+	}
+	for i := range t.benches {
+		b := &t.benches[i]
+		shift := math.NaN()
+		for _, r := range c.Rows {
+			if r.Label == b.label {
+				shift = math.Log1p(r.Delta)
+			}
+		}
+		if math.IsNaN(shift) || math.IsInf(shift, 0) {
+			return fmt.Errorf("%s: the recorded pairs give no estimate of the change", b.label)
+		}
+		for j := range b.pairs {
+			b.pairs[j].shift = shift
+		}
+	}
+	return nil
+}
+
+// fixedLooks reports whether a command line gave --looks other than auto.
+func fixedLooks(args []string) bool {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--looks=")
+		if a == "--looks" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok && strings.TrimSpace(v) != "auto" {
+			return true
+		}
+	}
+	return false
+}
+
+// header copies a side's file without its results.
+func header(f *harness.File) *harness.File {
+	h := *f
+	h.Results = nil
+	h.Warnings = slices.Clone(f.Warnings)
+	return &h
+}
+
+// maxPair is the highest Pair number of a result's runs.
+func maxPair(r *harness.Result) int {
+	n := 0
+	for _, run := range r.Runs {
+		n = max(n, run.Pair)
+	}
+	return n
+}
+
+// sourceOf collects one benchmark's pairs with both runs successful, in
+// Pair order, and the number of pairs it made.
+func sourceOf(b, h *harness.Result) (benchSource, int, error) {
+	src := benchSource{cell: h.Cell, label: h.Label, params: h.Params}
+	heads := map[int]harness.Run{}
+	for _, run := range h.Runs {
+		if run.Pair > 0 {
+			heads[run.Pair] = run
+		}
+	}
+	made := 0
+	var wall, block float64
+	var blockRuns int
+	for _, r := range []*harness.Result{b, h} {
+		for _, run := range r.Runs {
+			if run.Pair > 0 && run.Pair <= autoPlanRounds {
+				block += float64(run.ProcessWallNs)
+				blockRuns++
+			}
+		}
+	}
+	for _, run := range b.Runs {
+		if run.Pair <= 0 {
+			continue // a warm-up
+		}
+		made = max(made, run.Pair)
+		hr, ok := heads[run.Pair]
+		if !ok || run.Failed || hr.Failed {
+			continue
+		}
+		src.pairs = append(src.pairs, runPair{base: run, head: hr})
+		wall += float64(run.ProcessWallNs + hr.ProcessWallNs)
+	}
+	slices.SortFunc(src.pairs, func(x, y runPair) int { return x.base.Pair - y.base.Pair })
+	if len(src.pairs) == 0 {
+		return src, 0, fmt.Errorf("%s: no pair of successful runs", b.Label)
+	}
+
+	src.pairNs = wall / float64(len(src.pairs))
+	src.blockNs = block / float64(max(blockRuns, 1))
+	return src, made, nil
+}
+
+// paceOf times the rounds of a recorded session from its runs' start times
+// and its last look.
+func paceOf(f *harness.ABFile, rounds int) (pace, error) {
+	since := func(t time.Time) time.Duration { return t.Sub(f.StartedAt) }
+	var p pace
+	firstSet, blockSet := false, false
+	var blockEnd time.Duration
+	for _, side := range []*harness.File{f.Base, f.Head} {
+		for _, r := range side.Results {
+			for _, run := range r.Runs {
+				switch {
+				case run.Pair == 1 && (!firstSet || since(run.StartedAt) < p.first):
+					p.first, firstSet = since(run.StartedAt), true
+				case run.Pair == autoPlanRounds+1 && (!blockSet || since(run.StartedAt) < blockEnd):
+					blockEnd, blockSet = since(run.StartedAt), true
+				}
+			}
+		}
+	}
+	if !firstSet {
+		return p, fmt.Errorf("no measured pair")
+	}
+	var end time.Duration
+	if n := len(f.Looks); n > 0 {
+		end = time.Duration(f.Looks[n-1].ElapsedNs)
+	} else {
+		end = f.FinishedAt.Sub(f.StartedAt)
+	}
+	if !blockSet || rounds <= autoPlanRounds {
+		// The budget ended within the first block.
+		p.block = end - p.first
+		p.perRound = p.block / autoPlanRounds
+		return p, nil
+	}
+	p.block = blockEnd - p.first
+	p.perRound = (end - blockEnd) / time.Duration(rounds-autoPlanRounds)
+	if p.perRound <= 0 || p.block <= 0 {
+		return p, fmt.Errorf("the runs' start times do not follow the rounds")
+	}
+	return p, nil
+}
+
+// roundsWithin is the rounds a session with this pace makes in budget
+// (the engine's test: another round is made while the time so far plus
+// one round's duration fits the budget), at least the first block.
+func (p pace) roundsWithin(budget time.Duration) int {
+	left := budget - p.first - p.block
+	if left < p.perRound || p.perRound <= 0 {
+		return autoPlanRounds
+	}
+	return autoPlanRounds + int(left/p.perRound)
+}
+
+// reach is the runs per side the engine's plan expects after the first
+// block: its estimate of a balanced round carried to the budget.
+func (p pace) reach(budget time.Duration) int {
+	left := budget - p.first - p.block
+	return autoPlanRounds + int(max(0, left)/max(p.estRound, 1))
+}
+
+// estimateRound is balance()'s estimate of a round once the benchmarks make
+// their reps: the first block's round times the share of the block's cost
+// per run that the reps multiply.
+func estimateRound(block time.Duration, benches []benchSource) time.Duration {
+	before, after := 0.0, 0.0
+	for _, b := range benches {
+		before += b.blockNs
+		after += float64(b.reps) * b.blockNs
+	}
+	if before <= 0 {
+		return block / autoPlanRounds
+	}
+	return time.Duration(float64(block) / autoPlanRounds * after / before)
+}
+
+// scaled is the template as a session with a different budget (0 keeps
+// the recorded one) and only the benchmarks whose cells are in keep (nil
+// keeps all) would have been: the reps set again from the kept benchmarks'
+// first-block costs (as balance does), the block's and the rounds'
+// durations scaled by the cost of what is kept (each run's wall time and
+// the recorded overhead per run), the looks planned again
+// (rule.PlanLooks) from the engine's estimate of a round, and the budget
+// look placed where the budget ends at the recorded pace. With neither
+// change it is the template itself: the recorded plan and rounds.
+func (t *template) scaled(budget time.Duration, keep map[string]bool, rule *analysis.Sequential) (*template, error) {
+	if (budget == 0 || budget == t.maxTime) && keep == nil {
+		return t, nil
+	}
+	s := *t
+	if budget != 0 {
+		s.maxTime = budget
+	}
+	// A run costs its process wall time and an overhead beyond it
+	// (starting the worker, recording the run): the recorded rounds'
+	// duration beyond their runs' wall time, spread over their runs.
+	var runs, wall float64
+	for _, b := range t.benches {
+		runs += 2 * float64(b.reps)
+		wall += float64(b.reps) * b.pairNs
+	}
+	over := max(0, (float64(t.pace.perRound)-wall)/runs)
+	s.benches = nil
+	var allBlock, keptBlock, allRound, keptRound, slowest float64
+	for _, b := range t.benches {
+		allBlock += 2 * (b.blockNs + over)
+		allRound += float64(b.reps) * (b.pairNs + 2*over)
+		if keep == nil || keep[b.cell] {
+			s.benches = append(s.benches, b)
+			keptBlock += 2 * (b.blockNs + over)
+			slowest = max(slowest, b.blockNs)
+		}
+	}
+	if len(s.benches) == 0 {
+		return nil, fmt.Errorf("none of the cells kept is in the session")
+	}
+	for i := range s.benches {
+		b := &s.benches[i]
+		if slowest > 0 && b.blockNs > 0 {
+			b.reps = min(maxReps, max(1, int(math.Round(slowest/b.blockNs))))
+		}
+		keptRound += float64(b.reps) * (b.pairNs + 2*over)
+	}
+	if allBlock > 0 {
+		s.pace.block = time.Duration(float64(t.pace.block) * keptBlock / allBlock)
+	}
+	if allRound > 0 {
+		s.pace.perRound = time.Duration(float64(t.pace.perRound) * keptRound / allRound)
+	}
+	s.pace.estRound = estimateRound(s.pace.block, s.benches)
+	s.plan = rule.PlanLooks(s.pace.reach(s.maxTime))
+	s.rounds = s.pace.roundsWithin(s.maxTime)
+	s.estimated = true
+	return &s, nil
+}
+
+// looks are the looks the session makes when none decides: the planned
+// looks the rounds reach, but the last (automatic looks: the budget's look
+// takes its place), then the budget look after the last round, unless a
+// planned look was made there.
+func (t *template) looks() []harness.Look {
+	of := len(t.plan)
+	var out []harness.Look
+	last := 0
+	for _, n := range t.plan[:of-1] {
+		if n > t.rounds {
+			break
+		}
+		out = append(out, harness.Look{Number: len(out) + 1, Of: of, Runs: n})
+		last = n
+	}
+	if t.rounds > last {
+		out = append(out, harness.Look{Number: len(out) + 1, Of: of, Runs: t.rounds, Final: true, Budget: true})
+	}
+	return out
+}
+
+// logRatios are the pairs' log ratios, head run over base run (workload
+// wall time).
+func logRatios(ps []runPair) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = math.Log(float64(p.head.WallNs) / float64(p.base.WallNs))
+	}
+	return out
+}
