@@ -149,6 +149,7 @@ type abPlan struct {
 	gcTables bool
 	ropts    report.Options
 	out      io.Writer // human-readable output besides the comparison
+	planNote string    // what the plan left out, said when the session starts
 }
 
 // resolve checks every flag before anything runs.
@@ -242,6 +243,7 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {
 		return err
 	}
+	p.planNote = af.workload.note
 	o.CommandLine = os.Args
 	return nil
 }
@@ -377,6 +379,9 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
 	o := &p.opts
+	if p.planNote != "" {
+		fmt.Fprintf(p.out, "rootbench: %s\n", p.planNote)
+	}
 	if err := p.buildSides(ctx); err != nil {
 		if ctx.Err() != nil {
 			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}

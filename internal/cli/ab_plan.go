@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -22,6 +21,7 @@ type abWorkload struct {
 	paramLists []string
 	// kind is msgpass or callback; the callback flags mirror `callback`'s.
 	kind              string
+	note              string // which cells "all" (or the default) left out
 	variants, handles string
 	threads, calls    *checkedValue
 }
@@ -82,8 +82,8 @@ func (w *abWorkload) plan(cmd *cobra.Command, pin string) (bs []harness.Benchmar
 	if err != nil {
 		return nil, "", "", nil, err
 	}
-	if note != "" {
-		fmt.Fprintf(os.Stderr, "rootbench: %s\n", note)
-	}
+	// Said once the whole command line is accepted (abPlan.execute), so
+	// that a refusal stays one line.
+	w.note = note
 	return s.opts.Benchmarks, s.opts.Workload, s.opts.Unit, s.opts.Params, nil
 }

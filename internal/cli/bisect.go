@@ -129,6 +129,9 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
+	if bp.planNote != "" {
+		fmt.Fprintf(bp.out, "rootbench: %s\n", bp.planNote)
+	}
 	n := len(bp.search.Commits())
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
 		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
