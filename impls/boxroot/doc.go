@@ -169,6 +169,11 @@
 // and a read-modify-write of the M's lock count): BenchmarkCalibratePin
 // measures them, beside BenchmarkCalibrateCAS, the two uncontended atomic
 // operations (a CAS and an OR) that a bitmap-based table pays instead.
+// BenchmarkHandleCrossThread runs the pattern the drop-in API exists for,
+// handles created on one thread and deleted on another (the
+// message-passing workload in process), beside the domain API: there every
+// create and every delete pays its pin, and every cacheBatch of them one
+// visit to the depot; the domain API pays neither.
 //
 // # Ablations
 //

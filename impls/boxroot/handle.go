@@ -16,36 +16,54 @@ func init() { std.init(Options{}) }
 // The drop-in API keeps free slots in two tiers, as a memory allocator's
 // per-CPU caches over a central free list:
 //
-//   - a cache per P (pcache): a stack of free slots that NewHandle pops and
-//     Delete pushes while pinned to the P, with no atomic operation and no
-//     lock;
-//   - the depot, under std.mu: every other free slot, in a magazine (a
-//     batch of cacheBatch slots as a cache gave it back, passed on whole
-//     to the next cache that takes one, without touching the slots) or on
-//     its pool's local free list. A cache takes
-//     cacheBatch slots from it when empty and gives cacheBatch back when
-//     full.
+//   - a cache per P (pcache): a stack of up to cacheSize free slots that
+//     NewHandle pops and Delete pushes while pinned to the P (procPin, as
+//     sync.Pool does), with no atomic operation and no lock;
+//   - the depot, under std.mu: every other free slot, in a magazine
+//     (cacheBatch slots as a full cache gave them back, passed on whole to
+//     the next empty cache) or on its pool's local free list.
+//
+// An empty cache takes cacheBatch slots from the depot (depotRefill), a
+// full one gives its oldest cacheBatch back (deleteSlow). Both copy the
+// handles between the cache and the depot under std.mu with the cache
+// pinned, so no free slot is ever outside the two tiers.
 //
 // Invariants, relied on below:
-//   - a free slot of a drop-in pool is in exactly one place: a cache or
-//     the depot (a magazine, or its pool's local list); it moves between
-//     them only under std.mu, with the cache pinned; its h is the handle
-//     its next create returns (see slot), written by the Delete that
-//     freed it before the slot left that goroutine's hands;
-//   - a drop-in pool is on depot.partial exactly when 0 < local.n <
-//     poolSize; at local.n == poolSize every slot is on its local list
-//     (none live, cached or in a magazine), and the pool goes to std.empty
-//     at once; beyond maxEmpty, empty pools unused for a while are
-//     released (see depotTrim);
-//   - so a pool with a live, cached or magazine slot is never released;
-//   - a pool is allocated only when the depot has no free slot: then every
+//
+//   - a free slot of a drop-in pool is in exactly one place: a cache, a
+//     magazine, or its pool's local list. It moves between them only
+//     under std.mu with the cache pinned. Its h is the handle its next
+//     create returns (see slot), written by the Delete that freed it
+//     before it reached a cache.
+//   - A drop-in pool is on depot.partial exactly when 0 < local.n <
+//     poolSize. At local.n == poolSize every slot is on its local list
+//     (none live, cached or in a magazine), and the pool goes to
+//     std.empty at once; beyond maxEmpty, empty pools unused for a while
+//     are released (see depotTrim). So a pool with a live, cached or
+//     magazine slot is never released, and its directory entry stays set.
+//   - A pool is allocated only when the depot has no free slot: then every
 //     slot of every pool is live or cached (a slot counts as live from
-//     NewHandle's pop to Delete's push), and the pools number at most
-//     (live + cached) / poolSize, rounded up.
+//     NewHandle's pop to Delete's push), so the pools number at most
+//     (live + cached) / poolSize, rounded up, cached being at most
+//     cacheSize per P.
+//
+// Costs, and the commands that measure them (figures in
+// results/boxroot-handle-bench.md):
+//
+//   - the fast paths, one goroutine creating and deleting in turn:
+//     go test -run XXX -bench 'Calibrate|Handle$' ./impls/boxroot
+//     (BenchmarkHandle against its floor, BenchmarkCalibratePin, and
+//     against sync.Pool, BenchmarkCalibrateSyncPool);
+//   - handles created on one thread and deleted on another, where every
+//     slot passes through the depot:
+//     go test -run XXX -bench HandleCrossThread ./impls/boxroot
+//     and rootbench run --cell boxroot-handle,boxroot.
 const (
-	// cacheSize is the capacity of a P's cache, in slots.
+	// cacheSize is the capacity of a P's cache, in slots: at most this
+	// many free slots are out of other Ps' reach, per P.
 	cacheSize = 1024
-	// cacheBatch is what a cache takes from or gives to the depot at once.
+	// cacheBatch is what a cache takes from or gives to the depot at once
+	// (one depot visit, under std.mu, per cacheBatch creates or deletes).
 	cacheBatch = cacheSize / 2
 	// maxCaches bounds the Ps that have a cache; goroutines on a P with a
 	// higher id go to the depot every time.
@@ -53,21 +71,19 @@ const (
 )
 
 // pcache is one P's cache of free slots, a stack of their handles:
-// sl[:n], newest last. It is used only by the goroutine pinned to its P
-// (see cache_norace.go). It holds handles rather than slot pointers: a
-// handle is the value NewHandle returns, so popping one yields the result
-// at once, and Delete pushes the next handle of the slot it frees (h +
-// tagOne) without waiting for the directory load. The loop a create/delete
-// workload runs is then carried by one stored and reloaded word rather
-// than a chain of dependent loads (directory, slot, tag); BenchmarkHandle,
-// run in turns against the slot-pointer cache, gave a median about 6%
-// lower. Handles are not pointers, so the cache needs no write barrier
-// and keeps no pool reachable; a pool with a cached slot is in the
-// directory (see the invariants above). It
-// is a stack so that a goroutine that creates and deletes in turn keeps
-// reusing the same few slots, warm in its core's cache (BenchmarkHandle
-// measured a FIFO of the same size, which cycles through all its slots,
-// about 40% slower).
+// sl[:n], newest last. Only a goroutine pinned to its P uses it (see
+// cache_norace.go).
+//
+// It holds handles, not slot pointers: a handle is what NewHandle returns,
+// so a pop yields the result with no load of the slot, and Delete pushes
+// the freed slot's next handle (h + tagOne) with no load either. Handles
+// are not pointers, so the cache needs no write barrier, the garbage
+// collector does not scan it, and it keeps no pool reachable: a pool with
+// a cached slot stays in the directory (see the invariants above), which
+// is what stdSlot relies on.
+//
+// It is a stack, so that a goroutine that creates and deletes in turn
+// keeps reusing the same few slots, which stay in its core's cache.
 type pcache struct {
 	_  [64]byte // away from its neighbours in memory
 	n  uint
@@ -99,7 +115,7 @@ func (c *pcache) push(h Handle) bool {
 // pointers made on demand, so that the fast paths reach a P's cache by
 // arithmetic, not by one more load; it holds no pointers, so the garbage
 // collector does not scan it, and the operating system backs only the
-// pages of the caches that Ps use.
+// pages of the caches that Ps use (8 KiB each).
 var caches [maxCaches]pcache
 
 // magazine is a batch of cacheBatch free slots' handles, as a full cache
