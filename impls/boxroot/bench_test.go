@@ -1,6 +1,7 @@
 package boxroot
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/cell"
+	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
 // sinkValue is a pointer value, so that storing it in an interface does not
@@ -221,6 +223,66 @@ func BenchmarkHandle(b *testing.B) {
 	}
 }
 
+// BenchmarkHandleCrossThread is the pattern the drop-in API exists for:
+// handles created on one thread and deleted on another. It runs the
+// message-passing workload (workload/msgpass, as `rootbench run` does, in
+// process): producer goroutines create handles in batches of 1024 and push
+// them on a lock-free queue, consumer goroutines pop them, check each value
+// and delete the handle; each worker is locked to its own OS thread, and a
+// producer waits for its batches to be consumed every 128 batches. One op
+// is one handle (b.N rounded up to whole batches); ns/cell is the workload's
+// own clock (setup excluded). It runs one producer and one consumer, two
+// of each on the shared queue, and two of each with a queue per consumer;
+// each with the drop-in API, the domain API (boxroot: producer domains
+// create, consumer domains delete remotely) and, with cgo,
+// runtime/cgo.Handle, so that their ratios come from one invocation.
+// BenchmarkHandle is the same API on one goroutine: read the two together.
+func BenchmarkHandleCrossThread(b *testing.B) {
+	for _, w := range []struct {
+		name       string
+		prod, cons int
+		queue      msgpass.Queue
+	}{
+		{"1x1", 1, 1, msgpass.Shared},
+		{"2x2", 2, 2, msgpass.Shared},
+		{"2x2-per-consumer", 2, 2, msgpass.PerConsumer},
+	} {
+		for _, c := range crossCases {
+			b.Run(w.name+"/"+c.name, func(b *testing.B) {
+				p := msgpass.DefaultParams()
+				p.Producers, p.Consumers, p.Queue = w.prod, w.cons, w.queue
+				p.NIters = max(1, (b.N+p.BatchSize*p.Producers-1)/(p.BatchSize*p.Producers))
+				b.ReportAllocs()
+				res, err := c.run(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(res.Wall.Nanoseconds())/float64(res.Cells), "ns/cell")
+			})
+		}
+	}
+}
+
+// crossCase is one API in BenchmarkHandleCrossThread: run makes a fresh
+// implementation and runs the workload on it once.
+type crossCase struct {
+	name string
+	run  func(msgpass.Params) (msgpass.Result, error)
+}
+
+func crossCaseOf[C any](name string, newImpl func() cell.Impl[C]) crossCase {
+	return crossCase{name, func(p msgpass.Params) (msgpass.Result, error) {
+		return msgpass.Run(context.Background(), newImpl(), p)
+	}}
+}
+
+// crossCases lists the APIs BenchmarkHandleCrossThread compares;
+// cgo_test.go adds cgo-handle.
+var crossCases = []crossCase{
+	crossCaseOf("boxroot-handle", HandleImpl),
+	crossCaseOf("boxroot", func() cell.Impl[Handle] { return New(Options{}) }),
+}
+
 // mpParams are the message-passing benchmark's parameters.
 type mpParams struct {
 	cells, batch, maxDelay int
@@ -320,13 +382,18 @@ var mpCases = func() []mpCase {
 // default parameters (BATCH_SIZE=1024, MAX_DELAY=128); one op is one cell.
 func BenchmarkMsgPass(b *testing.B) {
 	for _, c := range mpCases {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			defer processCPUPerOp(b)()
-			if err := c.run(mpParams{cells: b.N, batch: 1024, maxDelay: 128}); err != nil {
-				b.Fatal(err)
-			}
-		})
+		b.Run(c.name, func(b *testing.B) { benchMsgPass(b, c) })
+	}
+}
+
+// benchMsgPass runs c through b.N cells of the message-passing workload
+// (BATCH_SIZE=1024, MAX_DELAY=128), reporting every thread's CPU time per
+// cell beside the wall time.
+func benchMsgPass(b *testing.B, c mpCase) {
+	b.ReportAllocs()
+	defer processCPUPerOp(b)()
+	if err := c.run(mpParams{cells: b.N, batch: 1024, maxDelay: 128}); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -234,6 +234,19 @@ func (im *Impl) allocPool() *pool {
 	return p
 }
 
+// emptyPool returns a wholly free pool with no owner: the one kept last on
+// the empty list, else a fresh one, else nil at the capacity limit. Called
+// with mu held.
+func (im *Impl) emptyPool() *pool {
+	if n := len(im.empty); n > 0 {
+		p := im.empty[n-1]
+		im.empty[n-1] = nil
+		im.empty = im.empty[:n-1]
+		return p
+	}
+	return im.allocPool()
+}
+
 // full is the panic value at the capacity limit.
 func (im *Impl) full() fullError { return fullError{im.name, int(im.poolLimit - 1)} }
 
@@ -293,11 +306,7 @@ func (im *Impl) tryAcquire(d *Domain) *pool {
 		}
 	}
 	if found == nil {
-		if n := len(im.empty); n > 0 {
-			found = im.empty[n-1]
-			im.empty[n-1] = nil
-			im.empty = im.empty[:n-1]
-		} else if found = im.allocPool(); found == nil {
+		if found = im.emptyPool(); found == nil {
 			return nil
 		}
 	}

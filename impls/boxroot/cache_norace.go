@@ -6,10 +6,10 @@ package boxroot
 // goroutine runs on the P and the goroutine is not preempted, so the P's
 // cache is the caller's alone, without an atomic operation or a lock (as
 // sync.Pool's per-P private slot). The pin is written out in NewHandle and
-// Delete, not in a helper: procPin and procUnpin are calls, which the
-// inliner would not fold into a helper, and a helper's own call costs
-// about as much as the rest of the fast path. cache_race.go has the same
-// fast paths for the race detector.
+// Delete, not in a helper: procPin and procUnpin are calls, which keep a
+// helper from being inlined, so a helper would add a call of its own to
+// each fast path. cache_race.go has the same fast paths for the race
+// detector.
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete. It pops a

@@ -34,6 +34,7 @@ func init() {
 		},
 	})
 	mpCases = append(mpCases, mpCaseOf("cgo-handle", func() cell.Impl[cgo.Handle] { return cgoImpl{} }))
+	crossCases = append(crossCases, crossCaseOf("cgo-handle", func() cell.Impl[cgo.Handle] { return cgoImpl{} }))
 }
 
 // cgoImpl is runtime/cgo.Handle as a cell.

@@ -50,14 +50,15 @@
 // allocator consistent: once handles are deleted, creates succeed again.
 // In the domain API a domain's free slots serve that domain (and, once it
 // closes, any domain); in the drop-in API the free slots cached by the
-// other Ps (at most 256 per P) are out of the creating goroutine's reach.
+// other Ps (at most 1024 per P) are out of the creating goroutine's reach.
 //
 // Memory. Pools follow the peak of live handles. A domain takes a new pool
 // only when its own have no room; wholly free pools go back to the
 // allocator, which keeps 8 and releases the rest to the garbage collector.
 // The drop-in API allocates a pool only when its depot has no free slot,
-// so its pools number at most (live + cached + in flight) / 1024, rounded
-// up, where cached is at most 256 per P. A pool whose every slot is back
+// so its pools number at most (live + cached) / 1024, rounded up, where
+// cached is at most 1024 per P (a slot counts as live from the pop in
+// NewHandle to the push in Delete). A pool whose every slot is back
 // on its free list is kept for reuse; beyond 8 such pools, those unused
 // for sixteen times the allocator's capacity in handle traffic are
 // released (so a workload whose live handles swing between zero and a
@@ -97,21 +98,22 @@
 // # The drop-in API
 //
 // Free slots live in two tiers, as in a memory allocator's per-CPU caches:
-// a cache per P of up to 256 free slots, kept as the handles their next
+// a cache per P of up to 1024 free slots, kept as the handles their next
 // creates return (a stack, so that a goroutine that creates and deletes in
 // turn reuses warm slots), and a depot under one mutex: magazines
-// (batches of 128 handles passed on whole from the cache that gave them
+// (batches of 512 handles passed on whole from the cache that gave them
 // back to the next that takes one, without touching the slots) and the
 // pools' local free lists. NewHandle pins the goroutine to its P
 // (runtime.procPin, as sync.Pool does), pops a handle from the P's cache,
 // unpins, and writes the value into the handle's slot; Delete checks the
 // handle's tag, writes the free mark, advances the tag, and pushes the
-// slot's next handle onto its own P's cache the same way. Neither takes a lock or an atomic read-modify-write. An
-// empty cache takes 128 slots from the depot, a full one gives its oldest
-// 128 back; the depot allocates a pool only when it has no free slot.
-// Under the race detector each cache
-// is guarded by a mutex instead of the pin (cache_race.go), so that the
-// detector sees the ordering the pin provides.
+// slot's next handle onto its own P's cache the same way. Neither takes a
+// lock or an atomic read-modify-write. An empty cache takes 512 slots from
+// the depot, a full one gives its oldest 512 back, copied between the
+// cache and the depot under the depot's mutex while pinned; the depot
+// allocates a pool only when it has no free slot. Under the race detector
+// each cache is guarded by a mutex instead of the pin (cache_race.go), so
+// that the detector sees the ordering the pin provides.
 //
 // # The invariants the atomics rely on
 //
@@ -167,6 +169,11 @@
 // and a read-modify-write of the M's lock count): BenchmarkCalibratePin
 // measures them, beside BenchmarkCalibrateCAS, the two uncontended atomic
 // operations (a CAS and an OR) that a bitmap-based table pays instead.
+// BenchmarkHandleCrossThread runs the pattern the drop-in API exists for,
+// handles created on one thread and deleted on another (the
+// message-passing workload in process), beside the domain API: there every
+// create and every delete pays its pin, and every cacheBatch of them one
+// visit to the depot; the domain API pays neither.
 //
 // # Ablations
 //

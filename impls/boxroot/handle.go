@@ -16,36 +16,54 @@ func init() { std.init(Options{}) }
 // The drop-in API keeps free slots in two tiers, as a memory allocator's
 // per-CPU caches over a central free list:
 //
-//   - a cache per P (pcache): a stack of free slots that NewHandle pops and
-//     Delete pushes while pinned to the P, with no atomic operation and no
-//     lock;
-//   - the depot, under std.mu: every other free slot, in a magazine (a
-//     batch of cacheBatch slots as a cache gave it back, passed on whole
-//     to the next cache that takes one, without touching the slots) or on
-//     its pool's local free list. A cache takes
-//     cacheBatch slots from it when empty and gives cacheBatch back when
-//     full.
+//   - a cache per P (pcache): a stack of up to cacheSize free slots that
+//     NewHandle pops and Delete pushes while pinned to the P (procPin, as
+//     sync.Pool does), with no atomic operation and no lock;
+//   - the depot, under std.mu: every other free slot, in a magazine
+//     (cacheBatch slots as a full cache gave them back, passed on whole to
+//     the next empty cache) or on its pool's local free list.
+//
+// An empty cache takes cacheBatch slots from the depot (depotRefill), a
+// full one gives its oldest cacheBatch back (deleteSlow). Both copy the
+// handles between the cache and the depot under std.mu with the cache
+// pinned, so no free slot is ever outside the two tiers.
 //
 // Invariants, relied on below:
-//   - a free slot of a drop-in pool is in exactly one place: a cache, the
-//     depot (a magazine, or its pool's local list), or in flight between
-//     them in a slow
-//     path's buffer; its h is the handle its next create returns (see
-//     slot), written by the Delete that freed it before the slot left
-//     that goroutine's hands;
-//   - a drop-in pool is on depot.partial exactly when 0 < local.n <
-//     poolSize; at local.n == poolSize every slot is on its local list
-//     (none live, cached or in a magazine), and the pool goes to std.empty
-//     at once; beyond maxEmpty, empty pools unused for a while are
-//     released (see depotTrim);
-//   - so a pool with a live, cached or magazine slot is never released;
-//   - a pool is allocated only when the depot has no free slot: then every
-//     slot of every pool is live, cached or in flight, and the pools number
-//     at most (live + cached + in flight) / poolSize, rounded up.
+//
+//   - a free slot of a drop-in pool is in exactly one place: a cache, a
+//     magazine, or its pool's local list. It moves between them only
+//     under std.mu with the cache pinned. Its h is the handle its next
+//     create returns (see slot), written by the Delete that freed it
+//     before it reached a cache.
+//   - A drop-in pool is on depot.partial exactly when 0 < local.n <
+//     poolSize. At local.n == poolSize every slot is on its local list
+//     (none live, cached or in a magazine), and the pool goes to
+//     std.empty at once; beyond maxEmpty, empty pools unused for a while
+//     are released (see depotTrim). So a pool with a live, cached or
+//     magazine slot is never released, and its directory entry stays set.
+//   - A pool is allocated only when the depot has no free slot: then every
+//     slot of every pool is live or cached (a slot counts as live from
+//     NewHandle's pop to Delete's push), so the pools number at most
+//     (live + cached) / poolSize, rounded up, cached being at most
+//     cacheSize per P.
+//
+// Costs, and the commands that measure them (figures in
+// results/boxroot-handle-bench.md):
+//
+//   - the fast paths, one goroutine creating and deleting in turn:
+//     go test -run XXX -bench 'Calibrate|Handle$' ./impls/boxroot
+//     (BenchmarkHandle against its floor, BenchmarkCalibratePin, and
+//     against sync.Pool, BenchmarkCalibrateSyncPool);
+//   - handles created on one thread and deleted on another, where every
+//     slot passes through the depot:
+//     go test -run XXX -bench HandleCrossThread ./impls/boxroot
+//     and rootbench run --cell boxroot-handle,boxroot.
 const (
-	// cacheSize is the capacity of a P's cache, in slots.
-	cacheSize = 256
-	// cacheBatch is what a cache takes from or gives to the depot at once.
+	// cacheSize is the capacity of a P's cache, in slots: at most this
+	// many free slots are out of other Ps' reach, per P.
+	cacheSize = 1024
+	// cacheBatch is what a cache takes from or gives to the depot at once
+	// (one depot visit, under std.mu, per cacheBatch creates or deletes).
 	cacheBatch = cacheSize / 2
 	// maxCaches bounds the Ps that have a cache; goroutines on a P with a
 	// higher id go to the depot every time.
@@ -53,20 +71,19 @@ const (
 )
 
 // pcache is one P's cache of free slots, a stack of their handles:
-// sl[:n], newest last. It is used only by the goroutine pinned to its P
-// (see cache_norace.go). It holds handles rather than slot pointers: a
-// handle is the value NewHandle returns, so popping one yields the result
-// at once, and Delete pushes the next handle of the slot it frees (h +
-// tagOne) without waiting for the directory load. The loop a create/delete
-// workload runs is then carried by one stored and reloaded word rather
-// than a chain of dependent loads (directory, slot, tag). Handles are
-// not pointers, so the cache needs no write barrier and keeps no pool
-// reachable; a pool with a cached slot is in the directory (see the
-// invariants above). It is a stack so that a goroutine that creates and
-// deletes in turn keeps reusing the same few slots, warm in its core's
-// cache, where a FIFO of the same size cycles through all its slots.
-// BenchmarkHandle compares such choices; results/comment-figures.md
-// records what it measured for these two.
+// sl[:n], newest last. Only a goroutine pinned to its P uses it (see
+// cache_norace.go).
+//
+// It holds handles, not slot pointers: a handle is what NewHandle returns,
+// so a pop yields the result with no load of the slot, and Delete pushes
+// the freed slot's next handle (h + tagOne) with no load either. Handles
+// are not pointers, so the cache needs no write barrier, the garbage
+// collector does not scan it, and it keeps no pool reachable: a pool with
+// a cached slot stays in the directory (see the invariants above), which
+// is what stdSlot relies on.
+//
+// It is a stack, so that a goroutine that creates and deletes in turn
+// keeps reusing the same few slots, which stay in its core's cache.
 type pcache struct {
 	_  [64]byte // away from its neighbours in memory
 	n  uint
@@ -98,8 +115,13 @@ func (c *pcache) push(h Handle) bool {
 // pointers made on demand, so that the fast paths reach a P's cache by
 // arithmetic, not by one more load; it holds no pointers, so the garbage
 // collector does not scan it, and the operating system backs only the
-// pages of the caches that Ps use.
+// pages of the caches that Ps use (8 KiB each).
 var caches [maxCaches]pcache
+
+// magazine is a batch of cacheBatch free slots' handles, as a full cache
+// gave them back; the depot passes it on whole to the next cache that is
+// empty.
+type magazine [cacheBatch]Handle
 
 // depot is the drop-in API's store of free slots outside the caches.
 // Everything in it is guarded by std.mu.
@@ -110,25 +132,25 @@ var depot struct {
 	// mags are the full magazines, spare the emptied ones kept for
 	// reuse. magTaken is the clock when a magazine was last taken (see
 	// depotTrim).
-	mags, spare []*[cacheBatch]Handle
+	mags, spare []*magazine
 	magTaken    int64
 	// refills and flushes count the batches taken and given back; their
 	// sum is the depot's clock, which stamps empty pools (pool.lastUsed).
 	refills, flushes int64
 }
 
-// newHandleSlow takes a batch of free slots from the depot, keeps one for
-// v and caches the rest.
+// newHandleSlow creates when the calling P's cache is empty (or the P
+// has none): it takes a free slot from the depot, filling the cache on
+// the way (see depotRefill), and writes v into it.
 //
 //go:noinline
 func newHandleSlow(v any) Handle {
-	var buf [cacheBatch]Handle
-	n := depotTake(buf[:])
-	if n == 0 {
+	std.mu.Lock()
+	h := depotRefill()
+	std.mu.Unlock()
+	if h == 0 {
 		panic(std.full())
 	}
-	h := buf[n-1]
-	stash(buf[:n-1])
 	stdSlot(h).v = v
 	return h
 }
@@ -138,20 +160,6 @@ func newHandleSlow(v any) Handle {
 // cached slot is never released.
 func stdSlot(h Handle) *slot {
 	return &std.dir[uintptr(h)>>poolLog&dirMask].Load().slots[h&slotMask]
-}
-
-// stash puts free slots' handles into the calling P's cache; what does
-// not fit (or all, on a P without a cache) goes back to the depot.
-func stash(free []Handle) {
-	if c := pinCache(); c != nil {
-		for len(free) > 0 && c.push(free[0]) {
-			free = free[1:]
-		}
-		unpinCache(c)
-	}
-	if len(free) > 0 {
-		depotGive(free)
-	}
 }
 
 // Value returns the value rooted by a handle from NewHandle. It panics if
@@ -181,93 +189,119 @@ func free(s *slot, h Handle) {
 	s.h = h + tagOne
 }
 
-// deleteSlow caches h, a freed slot's next handle, when the cache is full
-// (giving half of it to the depot) or missing.
+// deleteSlow caches h, a freed slot's next handle, when the calling P's
+// cache is full (or the P has none): the cache's oldest cacheBatch slots
+// go to the depot as a magazine, the newest (the warmest) stay.
 //
 //go:noinline
 func deleteSlow(h Handle) {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	depot.flushes++
+	m := spareMagazine()
 	if c := pinCache(); c != nil {
-		if c.n == cacheSize {
-			// Give back the oldest half, keep the newest (the warmest).
-			var buf [cacheBatch]Handle
-			copy(buf[:], c.sl[:cacheBatch])
+		if c.n < cacheSize {
+			// A goroutine that ran on this P meanwhile made room.
+			c.push(h)
+			unpinCache(c)
+			depot.spare = append(depot.spare, m)
+		} else {
+			copy(m[:], c.sl[:cacheBatch])
 			copy(c.sl[:], c.sl[cacheBatch:])
 			c.n -= cacheBatch
 			c.push(h)
 			unpinCache(c)
-			depotGive(buf[:])
-			return
+			depot.mags = append(depot.mags, m)
 		}
-		unpinCache(c)
+	} else {
+		depot.spare = append(depot.spare, m)
+		giveToPools([]Handle{h})
 	}
-	stash([]Handle{h})
+	depotTrim()
 }
 
-// depotTake moves up to len(buf) free slots' handles from the depot into
-// buf and returns how many: a magazine, else from the partial pools, oldest first,
-// then from an empty pool kept by std or a fresh one. It returns 0 only at
-// the capacity limit. It takes and releases std.mu.
-func depotTake(buf []Handle) int {
-	std.mu.Lock()
-	defer std.mu.Unlock()
+// spareMagazine returns an empty magazine: a spare one, else a new one.
+// Called with std.mu held, unpinned (it may allocate).
+func spareMagazine() *magazine {
+	if n := len(depot.spare); n > 0 {
+		m := depot.spare[n-1]
+		depot.spare[n-1] = nil
+		depot.spare = depot.spare[:n-1]
+		return m
+	}
+	return new(magazine)
+}
+
+// depotRefill returns a free slot's handle for a create, and fills the
+// calling P's cache from the depot on the way: with a whole magazine
+// (copied into the cache, the magazine kept as a spare), else with up to
+// cacheBatch slots from the partial pools, oldest first. When the depot
+// has no free slot, it adds an empty pool kept by std or a fresh one to
+// the partial pools, and tries again. It returns 0 only at the capacity
+// limit. Called with std.mu held; it pins the goroutine (pinCache) only
+// to move handles between the depot and the cache, never while it
+// allocates.
+func depotRefill() Handle {
 	depot.refills++
 	depotTrim()
-	if n := len(depot.mags); len(buf) == cacheBatch && n > 0 {
-		m := depot.mags[n-1]
-		depot.mags = depot.mags[:n-1]
-		depot.magTaken = depot.refills + depot.flushes
-		copy(buf, m[:])
-		depot.spare = append(depot.spare, m)
-		return cacheBatch
-	}
-	k := 0
-	for k < len(buf) {
-		p := depot.partial.head
-		if p == nil {
-			if n := len(std.empty); n > 0 {
-				p = std.empty[n-1]
-				std.empty[n-1] = nil
-				std.empty = std.empty[:n-1]
-			} else if p = std.allocPool(); p == nil {
-				break // the limit: the caller panics, unlocked
+	for {
+		if c := pinCache(); c != nil {
+			var m *magazine
+			if c.n == 0 { // else a goroutine on this P refilled it meanwhile
+				if n := len(depot.mags); n > 0 {
+					m = depot.mags[n-1]
+					depot.mags[n-1] = nil
+					depot.mags = depot.mags[:n-1]
+					c.n = uint(copy(c.sl[:], m[:]))
+				} else {
+					for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
+						for p.local.n > 0 && c.n < cacheBatch {
+							c.push(popPool(p))
+						}
+					}
+				}
 			}
-			depot.partial.pushBack(p)
+			h := c.pop()
+			unpinCache(c)
+			if m != nil {
+				depot.magTaken = depot.refills + depot.flushes
+				depot.spare = append(depot.spare, m)
+			}
+			if h != 0 {
+				return h
+			}
+		} else {
+			// A P without a cache takes one slot, from a pool's list: a
+			// magazine goes back to its pools' lists for it if need be.
+			if n := len(depot.mags); depot.partial.head == nil && n > 0 {
+				m := depot.mags[n-1]
+				depot.mags[n-1] = nil
+				depot.mags = depot.mags[:n-1]
+				giveToPools(m[:])
+				depot.spare = append(depot.spare, m)
+			}
+			if p := depot.partial.head; p != nil {
+				return popPool(p)
+			}
 		}
-		for ; k < len(buf) && p.local.n > 0; k++ {
-			s := &p.slots[linkNext(p.local.head)&slotMask]
-			p.local.head = s.v.(*freeMark)
-			p.local.n--
-			buf[k] = s.h
+		p := std.emptyPool()
+		if p == nil {
+			return 0 // the limit: the caller panics, unlocked
 		}
-		if p.local.n == 0 {
-			depot.partial.remove(p)
-		}
+		depot.partial.pushBack(p)
 	}
-	return k
 }
 
-// depotGive puts free slots back in the depot: a whole batch as a
-// magazine, else on their pools' local lists. It takes and releases
-// std.mu.
-func depotGive(free []Handle) {
-	std.mu.Lock()
-	defer std.mu.Unlock()
-	depot.flushes++
-	if len(free) == cacheBatch {
-		var m *[cacheBatch]Handle
-		if n := len(depot.spare); n > 0 {
-			m = depot.spare[n-1]
-			depot.spare[n-1] = nil
-			depot.spare = depot.spare[:n-1]
-		} else {
-			m = new([cacheBatch]Handle)
-		}
-		copy(m[:], free)
-		depot.mags = append(depot.mags, m)
-		return
+// popPool takes the first free slot off the local list of p, a pool on
+// depot.partial, and returns its handle; a pool whose list empties leaves
+// depot.partial. Called with std.mu held.
+func popPool(p *pool) Handle {
+	s := &p.slots[linkNext(p.local.head)&slotMask]
+	p.local.head = s.v.(*freeMark)
+	if p.local.n--; p.local.n == 0 {
+		depot.partial.remove(p)
 	}
-	giveToPools(free)
-	depotTrim()
+	return s.h
 }
 
 // giveToPools puts free slots back on their pools' local lists; a pool
@@ -369,8 +403,10 @@ func (hi *handleImpl) Stats() map[string]int64 {
 }
 
 type handleDomain struct {
+	_                [64]byte // a producer's counts and its consumer's apart
 	hi               *handleImpl
 	creates, deletes int64
+	_                [64]byte
 }
 
 func (hd *handleDomain) Create(v any) Handle {

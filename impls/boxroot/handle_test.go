@@ -126,10 +126,8 @@ func TestDropInChurn(t *testing.T) {
 	batch := 3000
 	if raceEnabled && !*churnFull {
 		// The race detector makes each handle ~20x dearer. Not smaller:
-		// slots cached or in flight between a cache and the depot (more
-		// of them under -race, where a cache is guarded by a mutex that
-		// goroutines wait on) cost a few pools whatever the size, which
-		// the 25% margin covers only from some 40 pools' worth up.
+		// slots cached by the Ps cost a few pools whatever the size,
+		// which the 25% margin covers only from some 40 pools' worth up.
 		batch = 600
 	}
 	if testing.Short() {
