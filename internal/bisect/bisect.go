@@ -22,7 +22,11 @@
 //
 // Before bisecting, Run confirms the regression: the first step judges bad
 // itself (Step.Confirmation). Unless it is Bad, nothing is bisected
-// (NoRegression when it is Good, NotConfirmed otherwise).
+// (NoRegression when it is Good, NotConfirmed otherwise). After the search,
+// and before naming a culprit, it judges bad against good once more
+// (Step.Recheck): every verdict of the search assumed that bad stays bad, and
+// a regression that no longer reproduces (the machine changed under a long
+// bisection) ends in NotReproducible, naming no one.
 //
 // An Inconclusive step is judged again with twice the budget (up to
 // Options.MaxRetries times, default once), then skipped like `git bisect
@@ -117,12 +121,16 @@ type Outcome struct {
 
 // Step is one oracle call.
 type Step struct {
-	Number       int           // 1, 2, ...: every oracle call counts, retries included
-	Planned      int           // Bisection.Planned: the steps the bisection plans
-	Attempt      int           // 1, then 2, ... when an Inconclusive step is judged again
-	Confirmation bool          // the first step: Commit is bad, to confirm the regression
-	Commit       gitrev.Commit // the commit to judge
-	Good         gitrev.Commit // what to compare it with: the good revision
+	Number       int  // 1, 2, ...: every oracle call counts, retries included
+	Planned      int  // Bisection.Planned: the steps the bisection plans
+	Attempt      int  // 1, then 2, ... when an Inconclusive step is judged again
+	Confirmation bool // the first step: Commit is bad, to confirm the regression
+	// Recheck marks the last step: bad judged against good again before a
+	// culprit is named, so that a regression that no longer reproduces
+	// (the machine changed under the bisection) names no one.
+	Recheck bool
+	Commit  gitrev.Commit // the commit to judge
+	Good    gitrev.Commit // what to compare it with: the good revision
 	// Alpha is the false-alarm rate this step's oracle must hold:
 	// analysis.StepAlpha(Options.Alpha, Planned, Number).
 	Alpha float64
@@ -154,6 +162,11 @@ const (
 	NotConfirmed
 	// Unfinished: the context ended or the oracle failed (Result.Err).
 	Unfinished
+	// NotReproducible: the search ended, but bad judged against good
+	// again was not Bad: the verdicts it rests on may describe a machine
+	// that changed, so no culprit is named (Result.Candidates keeps what
+	// the search left).
+	NotReproducible
 )
 
 func (s Status) String() string {
@@ -168,6 +181,8 @@ func (s Status) String() string {
 		return "not confirmed"
 	case Unfinished:
 		return "unfinished"
+	case NotReproducible:
+		return "not reproducible"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -311,11 +326,11 @@ func (b *Bisection) Bad() gitrev.Commit { return b.bad }
 // order.
 func (b *Bisection) Commits() []gitrev.Commit { return append([]gitrev.Commit(nil), b.commits...) }
 
-// Planned returns the number of steps the bisection plans: the confirmation
-// and ceil(log2 n) steps for a range of n commits, enough for a linear
-// history when no step is retried or skipped.
+// Planned returns the number of steps the bisection plans: the confirmation,
+// ceil(log2 n) steps for a range of n commits (enough for a linear history
+// when no step is retried or skipped) and the final recheck.
 func (b *Bisection) Planned() int {
-	return 1 + bits.Len(uint(len(b.commits)-1))
+	return 2 + bits.Len(uint(len(b.commits)-1))
 }
 
 // Run bisects (see the package doc) and returns how it ended. It stops
@@ -375,6 +390,16 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		}
 	}
 	r.res.Candidates = r.candidates()
+	// Before naming anyone, bad against good once more: every verdict of
+	// the search assumed that bad stays bad.
+	v, ok = r.judgeStep(b.bad, false, true)
+	if !ok {
+		return r.res
+	}
+	if v != Bad {
+		r.res.Status = NotReproducible
+		return r.res
+	}
 	if len(r.res.Candidates) == 1 {
 		c := b.commits[cur]
 		r.res.Culprit = &c
@@ -400,6 +425,11 @@ type run struct {
 // doubled budget up to r.retries times. ok is false when Run must stop
 // (r.res then says why).
 func (r *run) judge(c gitrev.Commit, confirm bool) (v Verdict, ok bool) {
+	return r.judgeStep(c, confirm, false)
+}
+
+// judgeStep is judge, marking the step as the final recheck when recheck.
+func (r *run) judgeStep(c gitrev.Commit, confirm, recheck bool) (v Verdict, ok bool) {
 	for attempt := 1; ; attempt++ {
 		if err := r.ctx.Err(); err != nil {
 			r.stop(err)
@@ -407,7 +437,7 @@ func (r *run) judge(c gitrev.Commit, confirm bool) (v Verdict, ok bool) {
 		}
 		r.number++
 		s := Step{
-			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Confirmation: confirm,
+			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Confirmation: confirm, Recheck: recheck,
 			Commit: c, Good: r.b.good,
 			Alpha:  analysis.StepAlpha(r.res.Alpha, r.res.Planned, r.number),
 			Budget: math.Ldexp(1, attempt-1),

@@ -122,8 +122,8 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 	if got := len(b.Commits()); got != n {
 		t.Fatalf("%d commits in the range, want %d", got, n)
 	}
-	if b.Planned() != 1+4 {
-		t.Errorf("Planned() = %d for %d commits, want 1+ceil(log2 %d) = 5", b.Planned(), n, n)
+	if b.Planned() != 2+4 {
+		t.Errorf("Planned() = %d for %d commits, want 2+ceil(log2 %d) = 6", b.Planned(), n, n)
 	}
 	pos := map[string]int{}
 	for i, h := range hs {
@@ -146,6 +146,9 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 		}
 		judged := map[string]bool{}
 		for _, st := range res.Steps {
+			if st.Step.Recheck {
+				continue // bad once more, before naming the culprit
+			}
 			if judged[st.Step.Commit.Hash] {
 				t.Errorf("culprit c%d: c%d judged twice", k, pos[st.Step.Commit.Hash])
 			}
@@ -285,7 +288,7 @@ func TestConfirmation(t *testing.T) {
 	// A range of one commit: the confirmation is the whole bisection.
 	one := newBisection(t, r, hs[3], hs[4])
 	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: always}).oracle})
-	if one.Planned() != 1 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 1 {
+	if one.Planned() != 2 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 2 {
 		t.Errorf("range of one: planned %d, %v, culprit %v, %d steps", one.Planned(), res.Status, res.Culprit, len(res.Steps))
 	}
 }
@@ -446,6 +449,44 @@ func TestStrings(t *testing.T) {
 	for s, want := range map[Status]string{Found: "found", Ambiguous: "ambiguous", NoRegression: "no regression", NotConfirmed: "not confirmed", Unfinished: "unfinished", 0: "Status(0)"} {
 		if s.String() != want {
 			t.Errorf("Status %d: %q, want %q", int(s), s.String(), want)
+		}
+	}
+}
+
+// TestRecheckNotReproducible: a regression that is gone by the end of the
+// search (the machine changed under a long bisection) names no culprit:
+// bad is judged against good once more, last, and anything but Bad ends
+// the bisection NotReproducible with the search's candidates kept.
+func TestRecheckNotReproducible(t *testing.T) {
+	r, hs := linear(t, 8)
+	b := newBisection(t, r, hs[0], hs[8])
+	for _, final := range []Verdict{Good, Inconclusive, Bad} {
+		oracle := func(_ context.Context, st Step) Outcome {
+			switch {
+			case st.Recheck:
+				return Outcome{Verdict: final}
+			case st.Confirmation:
+				return Outcome{Verdict: Bad}
+			}
+			return Outcome{Verdict: Good} // every step: not slower
+		}
+		res := b.Run(context.Background(), Options{Oracle: oracle, MaxRetries: -1})
+		last := res.Steps[len(res.Steps)-1].Step
+		if !last.Recheck || last.Commit.Hash != hs[8] || last.Confirmation {
+			t.Errorf("final %v: the last step %+v is not the recheck of bad", final, last)
+		}
+		switch final {
+		case Bad:
+			if res.Status != Found || res.Culprit == nil || res.Culprit.Hash != hs[8] {
+				t.Errorf("recheck Bad: %v, culprit %v; want found, %s", res.Status, res.Culprit, hs[8][:7])
+			}
+		default:
+			if res.Status != NotReproducible || res.Culprit != nil || len(res.Candidates) != 1 {
+				t.Errorf("recheck %v: %v, culprit %v, candidates %v; want not reproducible, no culprit", final, res.Status, res.Culprit, res.Candidates)
+			}
+		}
+		if res.Spent > res.Alpha {
+			t.Errorf("final %v: spent %v of %v", final, res.Spent, res.Alpha)
 		}
 	}
 }

@@ -31,8 +31,10 @@ step: the step's commit (head) against the good revision (base), both built
 from the repository (cached by commit), in ABBA order under ab's sequential
 rule (see 'rootbench ab --help').
 
-The first step confirms the regression: bad against good. The rows that
-regress there are the ones bisected (the others are not run again). Each later
+The first step confirms the regression: bad against good; the last judges bad
+against good once more before a culprit is named, and a regression that no
+longer reproduces (the machine changed under the bisection) names no one. The
+rows that regress at the first step are the ones bisected (the others are not run again). Each later
 step is bad when one of those rows regresses beyond the gate, good when all of
 them pass (their interval lies wholly below the gate), and inconclusive
 otherwise: an inconclusive step is run once more with twice the time budget,
@@ -46,7 +48,8 @@ all steps sum to less than --alpha and, by the union bound, the chance that
 any step calls a commit slower when it is not is at most --alpha.
 
 Exit status: 0 a culprit was named, 3 no single culprit (no regression between
-good and bad, not confirmed, or skipped commits leave several candidates),
+good and bad, not confirmed, not reproducible at the end, or skipped commits
+leave several candidates),
 1 a step could not be run, 2 bad input (refused before anything builds),
 130 interrupted.`,
 		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
@@ -252,6 +255,10 @@ func oneLine(s string) string {
 func stepName(s bisect.Step) string {
 	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
 	switch {
+	case s.Recheck && s.Attempt > 1:
+		n += " recheck, retry"
+	case s.Recheck:
+		n += " recheck"
 	case s.Confirmation && s.Attempt > 1:
 		n += " confirm, retry"
 	case s.Confirmation:
@@ -297,10 +304,22 @@ func resultLine(res bisect.Result) string {
 		return fmt.Sprintf("ambiguous: skipped commits leave %d candidates:\n  %s\n(%s)", len(cs), strings.Join(cs, "\n  "), spent)
 	case bisect.NoRegression:
 		return fmt.Sprintf("no regression: %s is not slower than %s beyond the gate (%s)", res.Bad.Short, res.Good.Short, spent)
+	case bisect.NotReproducible:
+		return fmt.Sprintf("not reproducible: the search ended, but %s against %s, judged again, was no longer slower beyond the gate; no culprit named (the machine may have changed under the bisection). Candidates the search left: %s (%s)",
+			res.Bad.Short, res.Good.Short, commitList(res.Candidates), spent)
 	case bisect.NotConfirmed:
 		return fmt.Sprintf("not confirmed: %s against %s stayed undecided (%s); a longer --max-time may decide", res.Bad.Short, res.Good.Short, spent)
 	}
 	return fmt.Sprintf("unfinished: %v (%s)", res.Err, spent)
+}
+
+// commitList is "a1b2c3d, e4f5a6b".
+func commitList(cs []gitrev.Commit) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Short)
+	}
+	return strings.Join(out, ", ")
 }
 
 // markdown writes the steps as a table and the result, for an issue
