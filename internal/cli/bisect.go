@@ -31,15 +31,15 @@ step: the step's commit (head) against the good revision (base), both built
 from the repository (cached by commit), in ABBA order under ab's sequential
 rule (see 'rootbench ab --help').
 
-The first step confirms the regression: bad against good; the last judges bad
-against good once more before a culprit is named, and a regression that no
-longer reproduces (the machine changed under the bisection) names no one. The
-rows that regress at the first step are the ones bisected (the others are not run again). Each later
-step is bad when one of those rows regresses beyond the gate, good when all of
-them pass (their interval lies wholly below the gate), and inconclusive
-otherwise: an inconclusive step is run once more with twice the time budget,
-then skipped like 'git bisect skip'. A commit that does not build, or whose
-runs fail, is skipped too.
+The first step confirms the regression: bad against good; the last judges
+bad against good once more before a culprit is named, and a regression that
+no longer reproduces (the machine changed under the bisection) names no one.
+The rows that regress at the first step are the ones bisected (the others
+are not run again). Each later step is bad when one of those rows regresses
+beyond the gate, good when all of them pass (their interval lies wholly
+below the gate), and inconclusive otherwise: an inconclusive step is run once
+more with twice the time budget, then skipped like 'git bisect skip'. A
+commit that does not build, or whose runs fail, is skipped too.
 
 False alarms are bounded over the whole bisection, not per step: step k is
 tested at a share of --alpha (the planned steps share 0.8 alpha equally, the
