@@ -156,10 +156,7 @@ func lookNote(l harness.Look, c *Comparison) string {
 	if l.Budget {
 		kind = "budget look"
 	}
-	var und []string
-	for _, r := range c.Undecided() {
-		und = append(und, r.Label)
-	}
+	und := rowLabels(c.Undecided())
 	state := "every row decided"
 	if len(und) > 0 {
 		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))

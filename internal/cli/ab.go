@@ -570,7 +570,7 @@ func describeSide(s *harness.Side, built map[*harness.Side]*revSide) string {
 		if r.workTree {
 			what = "the work tree, built"
 		}
-		d = fmt.Sprintf("%s %s (%s)", revision(t), shortSubject(r.commit.Subject, 50), what)
+		d = fmt.Sprintf("%s %s (%s)", revision(t), r.commit.SubjectUpTo(50), what)
 	}
 	if len(s.Env) > 0 {
 		d += " with " + strings.Join(s.Env, " ")

@@ -228,8 +228,11 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	}
 	verdict := bisect.Good
 	var detail []string
+	// The rows judged: the tracked ones; all of them at a confirmation
+	// that found none regressed (it is then good or undecided).
+	all := len(bp.tracked) == 0
 	for _, r := range v.Comparison.Rows {
-		if !bp.tracked[r.Label] && !(s.Confirmation && len(bp.tracked) == 0) {
+		if !all && !bp.tracked[r.Label] {
 			continue
 		}
 		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", r.Label, 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
@@ -278,16 +281,7 @@ func stepLine(s bisect.Step, o bisect.Outcome) string {
 	if o.Err != nil {
 		verdict, detail = "error", o.Err.Error()
 	}
-	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, shortSubject(s.Commit.Subject, 50), verdict, detail)
-}
-
-// shortSubject cuts a subject to n characters.
-func shortSubject(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, s.Commit.SubjectUpTo(50), verdict, detail)
 }
 
 // resultLine says how the bisection ended, and the culprit with its subject.

@@ -64,6 +64,10 @@ func (c Commit) String() string {
 	return c.Short + " " + c.Subject
 }
 
+// SubjectUpTo is the subject cut to at most n characters, ending in "…"
+// when cut.
+func (c Commit) SubjectUpTo(n int) string { return truncate(c.Subject, n) }
+
 // Node is a commit of a range with its parents' full hashes (all of them,
 // including those outside the range).
 type Node struct {
