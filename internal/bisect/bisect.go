@@ -26,7 +26,12 @@
 // and before naming a culprit, it judges bad against good once more
 // (Step.Recheck): every verdict of the search assumed that bad stays bad, and
 // a regression that no longer reproduces (the machine changed under a long
-// bisection) ends in NotReproducible, naming no one.
+// bisection) ends in NotReproducible, naming no one. Last, the one commit
+// the search left is judged against its own (first) parent (Step.Verify):
+// the search compared every commit with good, so a culprit is named only
+// when the slowdown is seen where the commit lands, and otherwise the
+// bisection ends Unverified, naming no one either (the slowdown may be the
+// sum of several small ones, or the machine may have changed again).
 //
 // An Inconclusive step is judged again with twice the budget (up to
 // Options.MaxRetries times, default once), then skipped like `git bisect
@@ -129,8 +134,14 @@ type Step struct {
 	// culprit is named, so that a regression that no longer reproduces
 	// (the machine changed under the bisection) names no one.
 	Recheck bool
-	Commit  gitrev.Commit // the commit to judge
-	Good    gitrev.Commit // what to compare it with: the good revision
+	// Verify marks the step after the recheck: the one commit the search
+	// left judged against its first parent (Good is then that parent), so
+	// that a culprit is named only where the slowdown lands.
+	Verify bool
+	Commit gitrev.Commit // the commit to judge
+	// Good is what to compare Commit with: the good revision, or the
+	// commit's parent when Verify.
+	Good gitrev.Commit
 	// Alpha is the false-alarm rate this step's oracle must hold:
 	// analysis.StepAlpha(Options.Alpha, Planned, Number).
 	Alpha float64
@@ -167,6 +178,11 @@ const (
 	// that changed, so no culprit is named (Result.Candidates keeps what
 	// the search left).
 	NotReproducible
+	// Unverified: the search left one commit, but judged against its own
+	// parent it was not slower beyond the gate: no culprit is named
+	// (Result.Candidates holds the commit). The slowdown may be spread
+	// over several commits each within the gate, or the machine changed.
+	Unverified
 )
 
 func (s Status) String() string {
@@ -183,6 +199,8 @@ func (s Status) String() string {
 		return "unfinished"
 	case NotReproducible:
 		return "not reproducible"
+	case Unverified:
+		return "unverified"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -192,10 +210,14 @@ type Result struct {
 	Status Status
 	// Culprit is the first bad commit when Status is Found, else nil.
 	Culprit *gitrev.Commit
+	// Parent is the commit the culprit (or, when Unverified, the one
+	// candidate) was verified against: its first parent.
+	Parent *gitrev.Commit
 	// Candidates are the commits that may still be the first bad one, oldest
-	// first: the culprit alone when Found; the skipped commits left and the
-	// last bad one when Ambiguous; those left when Unfinished; none when
-	// NoRegression or NotConfirmed.
+	// first: the culprit alone when Found; the one commit the search left
+	// when Unverified; what the search left when NotReproducible; the
+	// skipped commits left and the last bad one when Ambiguous; those left
+	// when Unfinished; none when NoRegression or NotConfirmed.
 	Candidates []gitrev.Commit
 	Steps      []StepRecord
 	Good, Bad  gitrev.Commit
@@ -234,7 +256,10 @@ type Bisection struct {
 	commits []gitrev.Commit
 	// anc[i] is the set of commits[i]'s ancestors among the candidates,
 	// i included.
-	anc    []bitset
+	anc []bitset
+	// parent[i] is commits[i]'s first parent: a candidate, good, or an
+	// ancestor of good known by its hash alone.
+	parent []gitrev.Commit
 	badIdx int
 }
 
@@ -286,7 +311,8 @@ func fromGraph(good, bad gitrev.Commit, nodes []gitrev.Node) (*Bisection, error)
 		return nil, fmt.Errorf("%w: %s..%s holds %d commits, at most %d are accepted: choose a later good revision",
 			ErrTooLong, good.Short, bad.Short, n, MaxCommits)
 	}
-	bs := &Bisection{good: good, bad: bad, commits: make([]gitrev.Commit, n), anc: make([]bitset, n), badIdx: -1}
+	bs := &Bisection{good: good, bad: bad, commits: make([]gitrev.Commit, n), anc: make([]bitset, n),
+		parent: make([]gitrev.Commit, n), badIdx: -1}
 	index := make(map[string]int, n)
 	for i, nd := range nodes {
 		bs.commits[i] = nd.Commit
@@ -306,6 +332,9 @@ func fromGraph(good, bad gitrev.Commit, nodes []gitrev.Node) (*Bisection, error)
 			a.or(bs.anc[j])
 		}
 		bs.anc[i] = a
+		if len(nd.Parents) > 0 {
+			bs.parent[i] = bs.commitOf(nd.Parents[0], index)
+		}
 		if nd.Hash == bad.Hash {
 			bs.badIdx = i
 		}
@@ -314,6 +343,18 @@ func fromGraph(good, bad gitrev.Commit, nodes []gitrev.Node) (*Bisection, error)
 		return nil, fmt.Errorf("commit graph of %s..%s does not hold %s", good.Short, bad.Short, bad.Short)
 	}
 	return bs, nil
+}
+
+// commitOf returns the commit whose hash is h: a candidate, good, or a
+// commit outside the range known by its hash.
+func (b *Bisection) commitOf(h string, index map[string]int) gitrev.Commit {
+	if j, in := index[h]; in {
+		return b.commits[j]
+	}
+	if h == b.good.Hash {
+		return b.good
+	}
+	return gitrev.Commit{Hash: h, Short: h[:min(len(h), 12)]}
 }
 
 // Good returns the good commit.
@@ -328,9 +369,9 @@ func (b *Bisection) Commits() []gitrev.Commit { return append([]gitrev.Commit(ni
 
 // Planned returns the number of steps the bisection plans: the confirmation,
 // ceil(log2 n) steps for a range of n commits (enough for a linear history
-// when no step is retried or skipped) and the final recheck.
+// when no step is retried or skipped), the recheck and the verification.
 func (b *Bisection) Planned() int {
-	return 2 + bits.Len(uint(len(b.commits)-1))
+	return 3 + bits.Len(uint(len(b.commits)-1))
 }
 
 // Run bisects (see the package doc) and returns how it ended. It stops
@@ -357,7 +398,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		return r.stop(fmt.Errorf("bisect: alpha %v is out of range: accepted: 0 < alpha < 1", opts.Alpha))
 	}
 
-	v, ok := r.judge(b.bad, true)
+	v, ok := r.judge(b.bad, b.good, confirmStep)
 	if !ok {
 		return r.res
 	}
@@ -375,7 +416,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		if x < 0 {
 			break
 		}
-		v, ok := r.judge(b.commits[x], false)
+		v, ok := r.judge(b.commits[x], b.good, searchStep)
 		if !ok {
 			return r.res
 		}
@@ -392,7 +433,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	r.res.Candidates = r.candidates()
 	// Before naming anyone, bad against good once more: every verdict of
 	// the search assumed that bad stays bad.
-	v, ok = r.judgeStep(b.bad, false, true)
+	v, ok = r.judge(b.bad, b.good, recheckStep)
 	if !ok {
 		return r.res
 	}
@@ -400,15 +441,36 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		r.res.Status = NotReproducible
 		return r.res
 	}
-	if len(r.res.Candidates) == 1 {
-		c := b.commits[cur]
-		r.res.Culprit = &c
-		r.res.Status = Found
-	} else {
+	if len(r.res.Candidates) > 1 {
 		r.res.Status = Ambiguous
+		return r.res
 	}
+	// The one commit left, against its own parent: the search compared
+	// it with good only.
+	c, parent := b.commits[cur], b.parent[cur]
+	r.res.Parent = &parent
+	v, ok = r.judge(c, parent, verifyStep)
+	if !ok {
+		return r.res
+	}
+	if v != Bad {
+		r.res.Status = Unverified
+		return r.res
+	}
+	r.res.Culprit = &c
+	r.res.Status = Found
 	return r.res
 }
+
+// stepKind is what a step is for.
+type stepKind int
+
+const (
+	confirmStep stepKind = iota // bad against good, first
+	searchStep                  // a candidate against good
+	recheckStep                 // bad against good, after the search
+	verifyStep                  // the one candidate left against its parent
+)
 
 // run is the state of one Run.
 type run struct {
@@ -421,15 +483,10 @@ type run struct {
 	res     Result
 }
 
-// judge asks the oracle about c, retrying an Inconclusive verdict with a
-// doubled budget up to r.retries times. ok is false when Run must stop
-// (r.res then says why).
-func (r *run) judge(c gitrev.Commit, confirm bool) (v Verdict, ok bool) {
-	return r.judgeStep(c, confirm, false)
-}
-
-// judgeStep is judge, marking the step as the final recheck when recheck.
-func (r *run) judgeStep(c gitrev.Commit, confirm, recheck bool) (v Verdict, ok bool) {
+// judge asks the oracle about c against good (a step of the given kind),
+// retrying an Inconclusive verdict with a doubled budget up to r.retries
+// times. ok is false when Run must stop (r.res then says why).
+func (r *run) judge(c, good gitrev.Commit, kind stepKind) (v Verdict, ok bool) {
 	for attempt := 1; ; attempt++ {
 		if err := r.ctx.Err(); err != nil {
 			r.stop(err)
@@ -437,8 +494,9 @@ func (r *run) judgeStep(c gitrev.Commit, confirm, recheck bool) (v Verdict, ok b
 		}
 		r.number++
 		s := Step{
-			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Confirmation: confirm, Recheck: recheck,
-			Commit: c, Good: r.b.good,
+			Number: r.number, Planned: r.res.Planned, Attempt: attempt,
+			Confirmation: kind == confirmStep, Recheck: kind == recheckStep, Verify: kind == verifyStep,
+			Commit: c, Good: good,
 			Alpha:  analysis.StepAlpha(r.res.Alpha, r.res.Planned, r.number),
 			Budget: math.Ldexp(1, attempt-1),
 		}

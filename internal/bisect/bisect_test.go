@@ -58,7 +58,9 @@ func (s *script) oracle(_ context.Context, st Step) Outcome {
 	if st.Attempt <= s.inconclusive[h] {
 		return Outcome{Verdict: Inconclusive}
 	}
-	if s.isBad(h) {
+	// Against its parent (Verify), a commit is slower only when it is the
+	// first bad one; against good, whenever it is bad.
+	if s.isBad(h) && !(st.Verify && s.isBad(st.Good.Hash)) {
 		return Outcome{Verdict: Bad, Detail: "+50%"}
 	}
 	return Outcome{Verdict: Good, Detail: "+0%"}
@@ -79,7 +81,11 @@ func checkSteps(t *testing.T, b *Bisection, res Result, onStep []StepRecord) {
 	sum := 0.0
 	for i, rec := range res.Steps {
 		s := rec.Step
-		if s.Number != i+1 || s.Planned != b.Planned() || s.Good != b.Good() {
+		good := b.Good()
+		if s.Verify {
+			good = *res.Parent
+		}
+		if s.Number != i+1 || s.Planned != b.Planned() || s.Good != good {
 			t.Errorf("step %d: %+v", i+1, s)
 		}
 		// The confirmation's attempts come first; bad is never judged after.
@@ -122,8 +128,8 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 	if got := len(b.Commits()); got != n {
 		t.Fatalf("%d commits in the range, want %d", got, n)
 	}
-	if b.Planned() != 2+4 {
-		t.Errorf("Planned() = %d for %d commits, want 2+ceil(log2 %d) = 6", b.Planned(), n, n)
+	if b.Planned() != 3+4 {
+		t.Errorf("Planned() = %d for %d commits, want 3+ceil(log2 %d) = 7", b.Planned(), n, n)
 	}
 	pos := map[string]int{}
 	for i, h := range hs {
@@ -144,10 +150,14 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 		if len(res.Steps) > b.Planned() {
 			t.Errorf("culprit c%d: %d steps, more than the %d planned", k, len(res.Steps), b.Planned())
 		}
+		if last := res.Steps[len(res.Steps)-1].Step; !last.Verify || last.Commit.Hash != hs[k] || last.Good.Hash != hs[k-1] ||
+			res.Parent == nil || res.Parent.Hash != hs[k-1] {
+			t.Errorf("culprit c%d: the last step %+v is not c%d against its parent c%d", k, last, k, k-1)
+		}
 		judged := map[string]bool{}
 		for _, st := range res.Steps {
-			if st.Step.Recheck {
-				continue // bad once more, before naming the culprit
+			if st.Step.Recheck || st.Step.Verify {
+				continue // bad once more, and the culprit against its parent
 			}
 			if judged[st.Step.Commit.Hash] {
 				t.Errorf("culprit c%d: c%d judged twice", k, pos[st.Step.Commit.Hash])
@@ -259,7 +269,7 @@ func TestConfirmation(t *testing.T) {
 	r, hs := linear(t, 4)
 	b := newBisection(t, r, hs[0], hs[4])
 	never := func(string) bool { return false }
-	always := func(string) bool { return true }
+	always := func(h string) bool { return h != hs[0] } // every commit after good
 	cases := []struct {
 		name   string
 		s      *script
@@ -287,8 +297,8 @@ func TestConfirmation(t *testing.T) {
 
 	// A range of one commit: the confirmation is the whole bisection.
 	one := newBisection(t, r, hs[3], hs[4])
-	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: always}).oracle})
-	if one.Planned() != 2 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 2 {
+	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: func(h string) bool { return h == hs[4] }}).oracle})
+	if one.Planned() != 3 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 3 {
 		t.Errorf("range of one: planned %d, %v, culprit %v, %d steps", one.Planned(), res.Status, res.Culprit, len(res.Steps))
 	}
 }
@@ -446,7 +456,7 @@ func TestStrings(t *testing.T) {
 			t.Errorf("Verdict %d: %q, want %q", int(v), v.String(), want)
 		}
 	}
-	for s, want := range map[Status]string{Found: "found", Ambiguous: "ambiguous", NoRegression: "no regression", NotConfirmed: "not confirmed", Unfinished: "unfinished", 0: "Status(0)"} {
+	for s, want := range map[Status]string{Found: "found", Ambiguous: "ambiguous", NoRegression: "no regression", NotConfirmed: "not confirmed", Unfinished: "unfinished", NotReproducible: "not reproducible", Unverified: "unverified", 0: "Status(0)"} {
 		if s.String() != want {
 			t.Errorf("Status %d: %q, want %q", int(s), s.String(), want)
 		}
@@ -455,14 +465,27 @@ func TestStrings(t *testing.T) {
 
 // TestRecheckNotReproducible: a regression that is gone by the end of the
 // search (the machine changed under a long bisection) names no culprit:
-// bad is judged against good once more, last, and anything but Bad ends
-// the bisection NotReproducible with the search's candidates kept.
+// bad is judged against good once more, and anything but Bad ends the
+// bisection NotReproducible with the search's candidates kept. Then the
+// one commit left is judged against its parent, and anything but Bad ends
+// it Unverified.
 func TestRecheckNotReproducible(t *testing.T) {
 	r, hs := linear(t, 8)
 	b := newBisection(t, r, hs[0], hs[8])
 	for _, final := range []Verdict{Good, Inconclusive, Bad} {
+		for _, verify := range []Verdict{Good, Inconclusive, Bad} {
+			testRecheck(t, b, hs, final, verify)
+		}
+	}
+}
+
+func testRecheck(t *testing.T, b *Bisection, hs []string, final, verify Verdict) {
+	t.Helper()
+	{
 		oracle := func(_ context.Context, st Step) Outcome {
 			switch {
+			case st.Verify:
+				return Outcome{Verdict: verify}
 			case st.Recheck:
 				return Outcome{Verdict: final}
 			case st.Confirmation:
@@ -472,13 +495,24 @@ func TestRecheckNotReproducible(t *testing.T) {
 		}
 		res := b.Run(context.Background(), Options{Oracle: oracle, MaxRetries: -1})
 		last := res.Steps[len(res.Steps)-1].Step
-		if !last.Recheck || last.Commit.Hash != hs[8] || last.Confirmation {
-			t.Errorf("final %v: the last step %+v is not the recheck of bad", final, last)
+		if final == Bad {
+			last = res.Steps[len(res.Steps)-2].Step
 		}
-		switch final {
-		case Bad:
-			if res.Status != Found || res.Culprit == nil || res.Culprit.Hash != hs[8] {
-				t.Errorf("recheck Bad: %v, culprit %v; want found, %s", res.Status, res.Culprit, hs[8][:7])
+		if !last.Recheck || last.Commit.Hash != hs[8] || last.Confirmation {
+			t.Errorf("final %v: the step %+v is not the recheck of bad", final, last)
+		}
+		switch {
+		case final == Bad:
+			v := res.Steps[len(res.Steps)-1].Step
+			if !v.Verify || v.Commit.Hash != hs[8] || v.Good.Hash != hs[7] || res.Parent == nil || res.Parent.Hash != hs[7] {
+				t.Errorf("recheck Bad: the last step %+v is not c8 against its parent c7", v)
+			}
+			want, culprit := Found, true
+			if verify != Bad {
+				want, culprit = Unverified, false
+			}
+			if res.Status != want || (res.Culprit != nil) != culprit || !slices.Equal(hashes(res.Candidates), []string{hs[8]}) {
+				t.Errorf("recheck Bad, verify %v: %v, culprit %v, candidates %v; want %v", verify, res.Status, res.Culprit, res.Candidates, want)
 			}
 		default:
 			if res.Status != NotReproducible || res.Culprit != nil || len(res.Candidates) != 1 {

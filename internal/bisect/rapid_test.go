@@ -143,8 +143,8 @@ func TestBisectRandomHistories(t *testing.T) {
 		perCommit := map[string]int{}
 		skipped := map[string]bool{}
 		for _, st := range res.Steps {
-			if st.Step.Recheck {
-				continue // bad once more, before naming the culprit
+			if st.Step.Recheck || st.Step.Verify {
+				continue // bad once more, and the culprit against its parent
 			}
 			perCommit[st.Step.Commit.Hash]++
 			if v := st.Outcome.Verdict; v == Unbuildable || (v == Inconclusive && st.Step.Attempt > retries) {

@@ -31,9 +31,12 @@ step: the step's commit (head) against the good revision (base), both built
 from the repository (cached by commit), in ABBA order under ab's sequential
 rule (see 'rootbench ab --help').
 
-The first step confirms the regression: bad against good; the last judges
-bad against good once more before a culprit is named, and a regression that
-no longer reproduces (the machine changed under the bisection) names no one.
+The first step confirms the regression: bad against good. After the search,
+bad is judged against good once more, and a regression that no longer
+reproduces (the machine changed under the bisection) names no one. Last, the
+one commit left is judged against its own parent: it is named the culprit
+only when it is slower than its parent beyond the gate too (a slowdown spread
+over several small commits, or a machine that changed again, names no one).
 The rows that regress at the first step are the ones bisected (the others
 are not run again). Each later step is bad when one of those rows regresses
 beyond the gate, good when all of them pass (their interval lies wholly
@@ -48,8 +51,8 @@ all steps sum to less than --alpha and, by the union bound, the chance that
 any step calls a commit slower when it is not is at most --alpha.
 
 Exit status: 0 a culprit was named, 3 no single culprit (no regression between
-good and bad, not confirmed, not reproducible at the end, or skipped commits
-leave several candidates),
+good and bad, not confirmed, not reproducible at the end, not slower than its
+parent, or skipped commits leave several candidates),
 1 a step could not be run, 2 bad input (refused before anything builds),
 130 interrupted.`,
 		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
@@ -194,6 +197,9 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	rule := bp.rule
 	rule.Alpha = s.Alpha
 	rule.BaseName, rule.HeadName = "good", s.Commit.Short
+	if s.Verify {
+		rule.BaseName = s.Good.Short
+	}
 	o.Rule = &rule
 	if !s.Confirmation {
 		var kept []harness.Benchmark
@@ -258,6 +264,10 @@ func oneLine(s string) string {
 func stepName(s bisect.Step) string {
 	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
 	switch {
+	case s.Verify && s.Attempt > 1:
+		n += " verify, retry"
+	case s.Verify:
+		n += " verify"
 	case s.Recheck && s.Attempt > 1:
 		n += " recheck, retry"
 	case s.Recheck:
@@ -281,6 +291,9 @@ func stepLine(s bisect.Step, o bisect.Outcome) string {
 	if o.Err != nil {
 		verdict, detail = "error", o.Err.Error()
 	}
+	if s.Verify {
+		verdict += " against its parent " + s.Good.Short
+	}
 	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, s.Commit.SubjectUpTo(50), verdict, detail)
 }
 
@@ -289,7 +302,7 @@ func resultLine(res bisect.Result) string {
 	spent := fmt.Sprintf("%d step(s); false-alarm levels spent %.3g of %.3g", len(res.Steps), res.Spent, res.Alpha)
 	switch res.Status {
 	case bisect.Found:
-		return fmt.Sprintf("culprit: %s %s\n(%s)", res.Culprit.Short, res.Culprit.Subject, spent)
+		return fmt.Sprintf("culprit: %s %s\n(slower than good and than its parent %s; %s)", res.Culprit.Short, res.Culprit.Subject, res.Parent.Short, spent)
 	case bisect.Ambiguous:
 		var cs []string
 		for _, c := range res.Candidates {
@@ -301,6 +314,10 @@ func resultLine(res bisect.Result) string {
 	case bisect.NotReproducible:
 		return fmt.Sprintf("not reproducible: the search ended, but %s against %s, judged again, was no longer slower beyond the gate; no culprit named (the machine may have changed under the bisection). Candidates the search left: %s (%s)",
 			res.Bad.Short, res.Good.Short, commitList(res.Candidates), spent)
+	case bisect.Unverified:
+		c := res.Candidates[0]
+		return fmt.Sprintf("unverified: the search left %s %s, but against its parent %s it was not slower beyond the gate; no culprit named (the slowdown may be spread over several commits, or the machine changed) (%s)",
+			c.Short, c.Subject, res.Parent.Short, spent)
 	case bisect.NotConfirmed:
 		return fmt.Sprintf("not confirmed: %s against %s stayed undecided (%s); a longer --max-time may decide", res.Bad.Short, res.Good.Short, spent)
 	}
