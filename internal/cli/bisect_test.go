@@ -93,6 +93,9 @@ func TestBisectFindsPlantedSlowdown(t *testing.T) {
 	if !strings.Contains(r.stdout, "confirm") || !strings.Contains(r.stdout, "bad") || !strings.Contains(r.stdout, "good") {
 		t.Errorf("steps not printed:\n%s", r.stdout)
 	}
+	if !strings.Contains(r.stdout, "verify") || !strings.Contains(r.stdout, "bad against its parent "+commits[3][:7]) {
+		t.Errorf("the culprit was not verified against its parent %s:\n%s", commits[3][:7], r.stdout)
+	}
 
 	// The same range, refused before anything builds: good after bad.
 	r = rootbench(t, nil, "bisect", "--repo", repo.Dir, "--good", commits[6], "--bad", commits[0])
