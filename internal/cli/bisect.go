@@ -78,6 +78,7 @@ parent, or skipped commits leave several candidates),
 type bisectPlan struct {
 	abPlan
 	search  *bisect.Bisection
+	repo    *gitrev.Repo
 	builder *gitrev.Builder
 	alpha   float64 // the whole bisection's
 	maxTime time.Duration
@@ -127,6 +128,7 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 		return nil, err
 	}
 	bp.builder = newBuilder(repo, pkg, bp.out)
+	bp.repo = repo
 	return bp, nil
 }
 
@@ -152,13 +154,17 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 			}
 		},
 	})
+	changes := bp.changesLine(ctx, res)
 	if bp.format == "markdown" {
-		if err := bp.markdown(stdout, res); err != nil {
+		if err := bp.markdown(stdout, res, changes); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintln(stdout)
 		fmt.Fprintln(stdout, resultLine(res))
+		if changes != "" {
+			fmt.Fprintln(stdout, changes)
+		}
 	}
 	if sig := caught(); sig != nil {
 		code := exitInterrupted
@@ -324,6 +330,30 @@ func resultLine(res bisect.Result) string {
 	return fmt.Sprintf("unfinished: %v (%s)", res.Err, spent)
 }
 
+// changesLine says which directories the commit the search left changes
+// against its parent, for the reader to judge whether it could have made
+// the benchmark slower (a commit that changes no code the benchmark runs
+// points at a build-to-build effect, such as code layout, rather than a
+// cause). Empty when no single commit was left or git cannot say.
+func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string {
+	if res.Parent == nil || len(res.Candidates) != 1 || ctx.Err() != nil {
+		return ""
+	}
+	c := res.Candidates[0]
+	dirs, err := bp.repo.ChangedDirs(ctx, *res.Parent, c)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for _, d := range dirs {
+		parts = append(parts, fmt.Sprintf("%s (%d)", d.Dir, d.Files))
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("%s changes no file against %s", c.Short, res.Parent.Short)
+	}
+	return fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, strings.Join(parts, ", "))
+}
+
 // commitList is "a1b2c3d, e4f5a6b".
 func commitList(cs []gitrev.Commit) string {
 	var out []string
@@ -335,7 +365,7 @@ func commitList(cs []gitrev.Commit) string {
 
 // markdown writes the steps as a table and the result, for an issue
 // comment.
-func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result) error {
+func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result, changes string) error {
 	fmt.Fprintf(w, "### rootbench bisect: %s..%s\n\n", res.Good.Short, res.Bad.Short)
 	var rows [][]string
 	for _, s := range bp.steps {
@@ -349,6 +379,9 @@ func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n**%s**\n", strings.ReplaceAll(resultLine(res), "\n", " "))
+	if changes != "" {
+		fmt.Fprintf(w, "\n%s\n", mdEscape(changes))
+	}
 	return nil
 }
 

@@ -93,6 +93,9 @@ func TestBisectFindsPlantedSlowdown(t *testing.T) {
 	if !strings.Contains(r.stdout, "confirm") || !strings.Contains(r.stdout, "bad") || !strings.Contains(r.stdout, "good") {
 		t.Errorf("steps not printed:\n%s", r.stdout)
 	}
+	if !strings.Contains(r.stdout, "changes, against "+commits[3][:7]) {
+		t.Errorf("the directories the culprit changes are not named:\n%s", r.stdout)
+	}
 	if !strings.Contains(r.stdout, "verify") || !strings.Contains(r.stdout, "bad against its parent "+commits[3][:7]) {
 		t.Errorf("the culprit was not verified against its parent %s:\n%s", commits[3][:7], r.stdout)
 	}

@@ -23,7 +23,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -162,6 +164,36 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b Commit) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// ChangedDirs returns the directories (relative to the repository's top,
+// "." for files at the top) holding the files that differ between from and
+// to, sorted, each with its count of changed files: what a bisection's
+// reader needs to judge whether a culprit could have made the benchmark
+// slower.
+func (r *Repo) ChangedDirs(ctx context.Context, from, to Commit) ([]DirChange, error) {
+	out, err := r.git(ctx, "diff", "--name-only", "--no-renames", from.Hash, to.Hash)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for _, f := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f != "" {
+			counts[path.Dir(f)]++
+		}
+	}
+	dirs := make([]DirChange, 0, len(counts))
+	for d, n := range counts {
+		dirs = append(dirs, DirChange{Dir: d, Files: n})
+	}
+	slices.SortFunc(dirs, func(a, b DirChange) int { return strings.Compare(a.Dir, b.Dir) })
+	return dirs, nil
+}
+
+// DirChange is a directory and how many of its files a change touches.
+type DirChange struct {
+	Dir   string
+	Files int
 }
 
 // Range returns the commits of good..bad, the set git bisect searches: the

@@ -231,3 +231,18 @@ func TestDirty(t *testing.T) {
 	g.Git(t, "add", "a.txt")
 	check("a staged change", true)
 }
+
+func TestChangedDirs(t *testing.T) {
+	g := gittest.New(t)
+	a := g.Commit(t, map[string]string{"go.mod": "module x\n", "impls/a.go": "package impls\n", "cmd/x/main.go": "package main\n"}, "first")
+	b := g.Commit(t, map[string]string{"impls/a.go": "package impls // changed\n", "impls/b.go": "package impls\n", "README.md": "hi\n"}, "second")
+	r := open(t, g.Dir)
+	got, err := r.ChangedDirs(context.Background(), resolve(t, r, a), resolve(t, r, b))
+	want := []gitrev.DirChange{{Dir: ".", Files: 1}, {Dir: "impls", Files: 2}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("ChangedDirs = %v, %v; want %v", got, err, want)
+	}
+	if got, err := r.ChangedDirs(context.Background(), resolve(t, r, b), resolve(t, r, b)); err != nil || len(got) != 0 {
+		t.Errorf("ChangedDirs of a commit with itself = %v, %v; want none", got, err)
+	}
+}
