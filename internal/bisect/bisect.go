@@ -31,7 +31,10 @@
 // the search compared every commit with good, so a culprit is named only
 // when the slowdown is seen where the commit lands, and otherwise the
 // bisection ends Unverified, naming no one either (the slowdown may be the
-// sum of several small ones, or the machine may have changed again).
+// sum of several small ones, or the machine may have changed again). A
+// pair is never judged twice in a row: the recheck is left out when the
+// search made no step, and the verification when the one commit left is
+// bad and its parent good.
 //
 // An Inconclusive step is judged again with twice the budget (up to
 // Options.MaxRetries times, default once), then skipped like `git bisect
@@ -369,8 +372,13 @@ func (b *Bisection) Commits() []gitrev.Commit { return append([]gitrev.Commit(ni
 
 // Planned returns the number of steps the bisection plans: the confirmation,
 // ceil(log2 n) steps for a range of n commits (enough for a linear history
-// when no step is retried or skipped), the recheck and the verification.
+// when no step is retried or skipped), the recheck and the verification;
+// for a range of one commit, the confirmation alone (it is the recheck and
+// the verification too).
 func (b *Bisection) Planned() int {
+	if len(b.commits) == 1 {
+		return 1
+	}
 	return 3 + bits.Len(uint(len(b.commits)-1))
 }
 
@@ -411,6 +419,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 
 	skipped := newBitset(len(b.commits))
 	cur := b.badIdx
+	searched := false // whether a step judged a commit other than bad
 	for {
 		x := b.pick(r.active, skipped, cur)
 		if x < 0 {
@@ -420,6 +429,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		if !ok {
 			return r.res
 		}
+		searched = true
 		switch v {
 		case Good:
 			r.active.andNot(b.anc[x])
@@ -432,14 +442,17 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	}
 	r.res.Candidates = r.candidates()
 	// Before naming anyone, bad against good once more: every verdict of
-	// the search assumed that bad stays bad.
-	v, ok = r.judge(b.bad, b.good, recheckStep)
-	if !ok {
-		return r.res
-	}
-	if v != Bad {
-		r.res.Status = NotReproducible
-		return r.res
+	// the search assumed that bad stays bad. (With no search step since
+	// the confirmation, it would repeat the confirmation.)
+	if searched {
+		v, ok = r.judge(b.bad, b.good, recheckStep)
+		if !ok {
+			return r.res
+		}
+		if v != Bad {
+			r.res.Status = NotReproducible
+			return r.res
+		}
 	}
 	if len(r.res.Candidates) > 1 {
 		r.res.Status = Ambiguous
@@ -449,13 +462,17 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	// it with good only.
 	c, parent := b.commits[cur], b.parent[cur]
 	r.res.Parent = &parent
-	v, ok = r.judge(c, parent, verifyStep)
-	if !ok {
-		return r.res
-	}
-	if v != Bad {
-		r.res.Status = Unverified
-		return r.res
+	// Bad against good, its parent, was just judged Bad: that was the
+	// verification.
+	if c.Hash != b.bad.Hash || parent.Hash != b.good.Hash {
+		v, ok = r.judge(c, parent, verifyStep)
+		if !ok {
+			return r.res
+		}
+		if v != Bad {
+			r.res.Status = Unverified
+			return r.res
+		}
 	}
 	r.res.Culprit = &c
 	r.res.Status = Found

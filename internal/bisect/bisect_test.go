@@ -298,7 +298,7 @@ func TestConfirmation(t *testing.T) {
 	// A range of one commit: the confirmation is the whole bisection.
 	one := newBisection(t, r, hs[3], hs[4])
 	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: func(h string) bool { return h == hs[4] }}).oracle})
-	if one.Planned() != 3 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 3 {
+	if one.Planned() != 1 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 1 {
 		t.Errorf("range of one: planned %d, %v, culprit %v, %d steps", one.Planned(), res.Status, res.Culprit, len(res.Steps))
 	}
 }

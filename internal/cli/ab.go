@@ -230,11 +230,11 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	// writes the comment only.
 	p.ropts.Style = report.ResolveStyle(style, os.Stdout)
 	p.ropts.Width = terminalColumns(os.Stdout)
-	p.out = os.Stderr
+	p.out = newWrapWriter(os.Stderr, terminalColumns(os.Stderr))
 	if p.ropts.Style == report.None {
 		p.out = io.Discard
 	} else {
-		o.Notices = os.Stderr
+		o.Notices = p.out
 		if p.ropts.Style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
 			o.Progress = os.Stderr
 		}

@@ -78,7 +78,6 @@ parent, or skipped commits leave several candidates),
 type bisectPlan struct {
 	abPlan
 	search  *bisect.Bisection
-	repo    *gitrev.Repo
 	builder *gitrev.Builder
 	alpha   float64 // the whole bisection's
 	maxTime time.Duration
@@ -161,9 +160,11 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		}
 	} else {
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, resultLine(res))
+		for _, line := range strings.Split(resultLine(res), "\n") {
+			fmt.Fprintln(stdout, report.WrapWords(line, bp.ropts.Width, 0, "  "))
+		}
 		if changes != "" {
-			fmt.Fprintln(stdout, changes)
+			fmt.Fprintln(stdout, report.WrapWords(changes, bp.ropts.Width, 0, "  "))
 		}
 	}
 	if sig := caught(); sig != nil {

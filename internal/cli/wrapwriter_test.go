@@ -1,0 +1,25 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWrapWriter(t *testing.T) {
+	var b strings.Builder
+	w := newWrapWriter(&b, 20)
+	if _, err := w.Write([]byte("ab: one two three four five six\n    head seven\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if len(l) > 20 {
+			t.Errorf("line %q is wider than 20 columns:\n%s", l, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "\n    ") || !strings.HasSuffix(b.String(), "\n    head seven\n") {
+		t.Errorf("continuations not indented, or a line lost:\n%s", b.String())
+	}
+	if newWrapWriter(&b, 0) != &b {
+		t.Error("with no terminal width, the writer should be the one given")
+	}
+}
