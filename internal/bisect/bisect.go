@@ -80,6 +80,10 @@ import (
 // bad.
 var ErrNotAncestor = errors.New("good is not an ancestor of bad")
 
+// ErrSwapped is wrapped by New's error, besides ErrNotAncestor, when good
+// descends from bad.
+var ErrSwapped = errors.New("good descends from bad")
+
 // ErrEmptyRange is wrapped by New's error when good..bad holds no commit.
 var ErrEmptyRange = errors.New("no commit between good and bad")
 
@@ -289,12 +293,12 @@ func New(ctx context.Context, repo *gitrev.Repo, good, bad string) (*Bisection, 
 		return nil, err
 	}
 	if !ok {
-		hint := ""
 		if swapped, err := repo.IsAncestor(ctx, b, g); err == nil && swapped {
-			hint = " (it descends from bad: were good and bad swapped?)"
+			return nil, fmt.Errorf("%w: good %s is not an ancestor of bad %s (%w: were good and bad swapped?)",
+				ErrNotAncestor, g.Short, b.Short, ErrSwapped)
 		}
-		return nil, fmt.Errorf("%w: good %s is not an ancestor of bad %s%s; accepted: a good revision that bad descends from",
-			ErrNotAncestor, g.Short, b.Short, hint)
+		return nil, fmt.Errorf("%w: good %s is not an ancestor of bad %s; accepted: a good revision that bad descends from",
+			ErrNotAncestor, g.Short, b.Short)
 	}
 	nodes, err := repo.Graph(ctx, g, b)
 	if err != nil {

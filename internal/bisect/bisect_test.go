@@ -394,6 +394,7 @@ func TestRefusals(t *testing.T) {
 		{c0, "HEAD~7", gitrev.ErrUnknownRevision, `bad revision: unknown revision "HEAD~7"`},
 		{s1, c1, ErrNotAncestor, "is not an ancestor of bad"},
 		{c1, c0, ErrNotAncestor, "swapped"},
+		{c1, c0, ErrSwapped, "swapped"},
 		{c1, c1, ErrEmptyRange, "good and bad are both"},
 	}
 	for _, c := range cases {

@@ -120,7 +120,11 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	bp.search, err = bisect.New(cmd.Context(), repo, good, bad)
 	switch {
 	case errors.Is(err, bisect.ErrNotAncestor):
-		return nil, fmt.Errorf("--good %s is not an ancestor of --bad %s: bisect needs good to come before bad in the history", good, bad)
+		hint := ""
+		if errors.Is(err, bisect.ErrSwapped) {
+			hint = " (--good descends from --bad: were they swapped?)"
+		}
+		return nil, fmt.Errorf("--good %s is not an ancestor of --bad %s%s: bisect needs good to come before bad in the history", good, bad, hint)
 	case errors.Is(err, bisect.ErrEmptyRange):
 		return nil, fmt.Errorf("--good %s --bad %s: no commits between them to bisect", good, bad)
 	case err != nil:

@@ -118,7 +118,7 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"bisect", "--good", "HEAD"}, "both required"},
 		{[]string{"bisect", "--good", "no-such-revision-xyz", "--bad", "HEAD"}, "unknown revision"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD~1"}, "no commits between them"},
-		{[]string{"bisect", "--good", "HEAD", "--bad", "HEAD~1"}, "not an ancestor"},
+		{[]string{"bisect", "--good", "HEAD", "--bad", "HEAD~1"}, "were they swapped?"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--repo", dir}, "not inside a git repository"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--max-time", "0s"}, "--max-time"},
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--package", "../outside"}, "--package ../outside: not a directory below"},
