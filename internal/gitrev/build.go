@@ -40,6 +40,16 @@ const outputTailLines = 20
 // cache directory (by a killed build) is removed by the next build.
 const staleTemp = 24 * time.Hour
 
+// unusedAge is the age after which a cached binary or failure marker that
+// no Build has returned is removed: what a bisection of a long range
+// leaves (tens of megabytes per commit) does not stay for ever. A cache hit
+// refreshes the entry's modification time (at most once per touchEvery),
+// as the Go command's build cache does.
+const (
+	unusedAge  = 14 * 24 * time.Hour
+	touchEvery = time.Hour
+)
+
 // Builder builds the main package of a repository's commits, or of its work
 // tree, into binaries kept in a cache directory.
 //
@@ -51,7 +61,8 @@ const staleTemp = 24 * time.Hour
 // worktree, golang/go#58218) and is built by the local Go whatever the
 // commit's go.mod asks for.
 //
-// Cache. A binary is cached under the commit's full hash and a key of
+// Cache. Entries no Build has used for 14 days are removed (by the next
+// Builder that prepares the directory). A binary is cached under the commit's full hash and a key of
 // everything else that shapes it: Package, Tags, Env, the Go version and
 // target (`go env`) and the build recipe. It is written to a temporary
 // directory inside the cache directory and renamed into place, so a build
@@ -167,11 +178,13 @@ func (b *Builder) Build(ctx context.Context, c Commit) (*Binary, error) {
 	}
 	final := filepath.Join(dir, c.Hash+"-"+key)
 	if fileExists(final) {
+		touch(final)
 		return &Binary{Path: final, Commit: c, Cached: true}, nil
 	}
 	failed := final + ".failed"
 	if !b.RetryFailed {
 		if out, err := os.ReadFile(failed); err == nil {
+			touch(failed)
 			return nil, &BuildError{Commit: c, Output: string(out), Cached: true}
 		}
 	}
@@ -238,6 +251,7 @@ func (b *Builder) BuildWorkTree(ctx context.Context) (*Binary, error) {
 	}
 	final := filepath.Join(dir, head.Hash+"-"+key+"-modified-"+changes)
 	if fileExists(final) {
+		touch(final)
 		return &Binary{Path: final, Commit: head, Modified: true, Cached: true}, nil
 	}
 	tmp, err := os.MkdirTemp(dir, ".tmp-"+head.Short+"-modified-")
@@ -275,7 +289,7 @@ func (b *Builder) prepare(ctx context.Context) (dir, key string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("build cache: %w", err)
 	}
-	removeStaleTemps(dir, time.Now().Add(-staleTemp))
+	removeStale(dir, time.Now())
 	// The key is computed once per Builder; a failure (a cancelled context)
 	// is not kept, so a later call tries again.
 	b.mu.Lock()
@@ -288,22 +302,40 @@ func (b *Builder) prepare(ctx context.Context) (dir, key string, err error) {
 	return dir, b.key, nil
 }
 
-// removeStaleTemps removes the temporary files and directories in dir last
-// modified before cutoff: a build takes minutes, so only those left by a
-// killed build are that old. Errors are ignored: a leftover is harmless.
-func removeStaleTemps(dir string, cutoff time.Time) {
+// removeStale removes from the cache directory dir, as of now, the
+// temporary files and directories last modified more than staleTemp ago (a
+// build takes minutes, so only those left by a killed build are that old)
+// and the cached binaries and failure markers unused for unusedAge (see
+// touch). A binary removed while a session runs it stays readable to that
+// session (Linux keeps an open or executing file until it is closed).
+// Errors are ignored: a leftover is harmless.
+func removeStale(dir string, now time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".tmp-") {
+		age := unusedAge
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			age = staleTemp
+		} else if !e.Type().IsRegular() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(now.Add(-age)) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// touch marks the cache entry path as used now, unless that was done less
+// than touchEvery ago. Errors are ignored: an entry not marked may only be
+// rebuilt sooner.
+func touch(path string) {
+	now := time.Now()
+	if fi, err := os.Stat(path); err == nil && now.Sub(fi.ModTime()) < touchEvery {
+		return
+	}
+	_ = os.Chtimes(path, now, now)
 }
 
 // configKey digests everything but the source that shapes a binary: the

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A compiler or Go command ended by a signal is not the commit's failure.
@@ -59,6 +60,47 @@ func TestModuleDir(t *testing.T) {
 		dir, arg := moduleDir(top, c.pkg)
 		if dir != c.dir || arg != c.arg {
 			t.Errorf("moduleDir(top, %q) = %s, %q; want %s, %q", c.pkg, dir, arg, c.dir, c.arg)
+		}
+	}
+}
+
+// The cache keeps what was used recently and drops what was not: temporary
+// directories after staleTemp, binaries and failure markers after
+// unusedAge; a hit (touch) renews an entry.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	entries := map[string]time.Duration{ // name: age
+		"aaa-key":                  unusedAge + time.Hour, // unused: removed
+		"bbb-key":                  unusedAge - time.Hour, // kept
+		"ccc-key.failed":           unusedAge + time.Hour, // removed
+		"ddd-key-modified-digest":  2 * unusedAge,         // removed, then renewed below
+		".tmp-eee-123":             staleTemp + time.Hour, // a killed build: removed
+		".tmp-fff-456":             staleTemp - time.Hour, // a build running: kept
+		"subdir-someone-else-made": 10 * unusedAge,        // not a file of ours: kept
+	}
+	for name, age := range entries {
+		p := filepath.Join(dir, name)
+		var err error
+		if strings.HasPrefix(name, ".tmp-") || strings.HasPrefix(name, "subdir") {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, []byte("x"), 0o755)
+		}
+		if err == nil {
+			err = os.Chtimes(p, now.Add(-age), now.Add(-age))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch(filepath.Join(dir, "ddd-key-modified-digest")) // a cache hit
+	removeStale(dir, now)
+	for name := range entries {
+		_, err := os.Stat(filepath.Join(dir, name))
+		want := map[string]bool{"bbb-key": true, "ddd-key-modified-digest": true, ".tmp-fff-456": true, "subdir-someone-else-made": true}[name]
+		if got := err == nil; got != want {
+			t.Errorf("%s: kept %v, want %v", name, got, want)
 		}
 	}
 }
