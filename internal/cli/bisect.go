@@ -85,6 +85,9 @@ type bisectPlan struct {
 	// the rows later steps run and judge.
 	tracked map[string]bool
 	steps   []bisectStep
+	// lastNotes is the handshake's notes last printed, the commit's hash
+	// replaced (see sayNotes).
+	lastNotes string
 }
 
 // bisectStep is a step as the report shows it.
@@ -222,7 +225,10 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 		o.Benchmarks = kept
 	}
 	o.Benchmarks = slices.Clone(o.Benchmarks)
-	if err := prepareSides(ctx, &o, bp.pin, bp.out); err != nil {
+	var notes strings.Builder
+	err = prepareSides(ctx, &o, bp.pin, &notes)
+	bp.sayNotes(notes.String(), s.Commit)
+	if err != nil {
 		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
 	}
 	f, err := harness.ExecuteAB(ctx, o)
@@ -263,6 +269,22 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 		}
 	}
 	return bisect.Outcome{Verdict: verdict, Detail: strings.Join(detail, "; ") + "; " + runs}
+}
+
+// sayNotes prints what the handshake said about a step's pair of workers
+// (what one of them cannot express), unless it says what the step before
+// said, the step's commit aside: a bisection over a range of old builds
+// would otherwise repeat the same note at every step.
+func (bp *bisectPlan) sayNotes(notes string, c gitrev.Commit) {
+	same := notes
+	if len(c.Hash) >= 12 {
+		same = strings.ReplaceAll(same, c.Hash[:12], "<commit>")
+	}
+	if notes == "" || same == bp.lastNotes {
+		return
+	}
+	bp.lastNotes = same
+	fmt.Fprint(bp.out, notes)
 }
 
 // oneLine is the first line of s.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
@@ -130,5 +131,22 @@ func TestBisectBadInput(t *testing.T) {
 				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
 			}
 		})
+	}
+}
+
+// The handshake's notes are said once while they stay the same from step
+// to step, the step's commit aside.
+func TestBisectSaysNotesOnce(t *testing.T) {
+	var out strings.Builder
+	bp := &bisectPlan{abPlan: abPlan{out: &out}}
+	c1 := gitrev.Commit{Hash: "aaaaaaaaaaaa1111", Short: "aaaaaaa"}
+	c2 := gitrev.Commit{Hash: "bbbbbbbbbbbb2222", Short: "bbbbbbb"}
+	bp.sayNotes("ab: base (000000000000) and head (aaaaaaaaaaaa) predate passes\n", c1)
+	bp.sayNotes("ab: base (000000000000) and head (bbbbbbbbbbbb) predate passes\n", c2)
+	bp.sayNotes("", c2)
+	bp.sayNotes("ab: base (000000000000) predates passes\n", c1)
+	want := "ab: base (000000000000) and head (aaaaaaaaaaaa) predate passes\nab: base (000000000000) predates passes\n"
+	if out.String() != want {
+		t.Errorf("notes said:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
