@@ -155,12 +155,9 @@ func (e *runEngine) estimate(s *benchState) int {
 	}
 	n := o.MinRuns
 	if s.measured > 0 && s.wallSum > 0 {
-		n = minRunsFloor(o.MinRuns, o.MinRunsTime, float64(s.wallSum)/float64(s.measured))
-	}
-	if o.MinTime > 0 && s.measured > 0 && s.wallSum > 0 {
 		mean := float64(s.wallSum) / float64(s.measured)
-		want := math.Ceil(float64(o.MinTime) / mean)
-		if want > float64(n) {
+		n = minRunsFloor(o.MinRuns, o.MinRunsTime, mean)
+		if want := math.Ceil(float64(o.MinTime) / mean); o.MinTime > 0 && want > float64(n) {
 			n = int(min(want, math.MaxInt32))
 		}
 	}

@@ -22,6 +22,7 @@ package impls
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,6 +127,9 @@ var reserved = []string{"all", "none"}
 // key is the form names are compared in.
 func key(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
+// nameRule says which names validName accepts, for refusals.
+const nameRule = "accepted names are letters, digits and - _ . : + (no spaces or commas)"
+
 // validName reports whether name may be registered: letters, digits and
 // - _ . : + only, so that it fits a comma-separated --cell list and a
 // NAME=VALUE setting.
@@ -204,7 +208,7 @@ func (e Entry) kind() string {
 // built-ins (builtin.go) come through it.
 func register(e Entry) error {
 	if !validName(e.Name) {
-		return fmt.Errorf("cannot register cell %q: accepted names are letters, digits and - _ . : + (no spaces or commas)", e.Name)
+		return fmt.Errorf("cannot register cell %q: %s", e.Name, nameRule)
 	}
 	if err := checkDescription("cell", e.Name, e.Description); err != nil {
 		return err
@@ -217,7 +221,7 @@ func register(e Entry) error {
 	seen := map[string]bool{key(e.Name): true}
 	for _, a := range e.Aliases {
 		if !validName(a) {
-			return fmt.Errorf("cannot register cell %q: alias %q: accepted names are letters, digits and - _ . : + (no spaces or commas)", e.Name, a)
+			return fmt.Errorf("cannot register cell %q: alias %q: %s", e.Name, a, nameRule)
 		}
 		if seen[key(a)] {
 			return fmt.Errorf("cannot register cell %q: alias %q is given twice (or equals the name)", e.Name, a)
@@ -244,38 +248,20 @@ func entries() []Entry {
 // All returns every cell that is not test-only, available or not, in
 // registration order.
 func All() []Entry {
-	var out []Entry
-	for _, e := range entries() {
-		if !e.Hidden {
-			out = append(out, e)
-		}
-	}
-	return out
+	return slices.DeleteFunc(entries(), func(e Entry) bool { return e.Hidden })
 }
 
 // Every returns the cells "all" stands for: every available cell that is
 // not test-only, ablations included.
 func Every() []Entry {
-	var out []Entry
-	for _, e := range All() {
-		if e.Available() {
-			out = append(out, e)
-		}
-	}
-	return out
+	return slices.DeleteFunc(All(), func(e Entry) bool { return !e.Available() })
 }
 
 // Default returns the cells `rootbench run` measures when no cell is named:
 // every available cell that is neither test-only nor an ablation (one
 // figure per implementation; "all" adds boxroot's ablations).
 func Default() []Entry {
-	var out []Entry
-	for _, e := range Every() {
-		if !e.Ablation {
-			out = append(out, e)
-		}
-	}
-	return out
+	return slices.DeleteFunc(Every(), func(e Entry) bool { return e.Ablation })
 }
 
 // Names returns the canonical names of the listed cells.

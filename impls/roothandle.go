@@ -52,7 +52,7 @@ func (h Handle) kind() string {
 // refuse for its characters or a nil h. Safe for concurrent use.
 func RegisterHandle(name, description string, h RootHandle) error {
 	if !validName(name) {
-		return fmt.Errorf("cannot register handle %q: accepted names are letters, digits and - _ . : + (no spaces or commas)", name)
+		return fmt.Errorf("cannot register handle %q: %s", name, nameRule)
 	}
 	if err := checkDescription("handle", name, description); err != nil {
 		return err
