@@ -238,13 +238,24 @@ func (im *Impl) allocPool() *pool {
 // the empty list, else a fresh one, else nil at the capacity limit. Called
 // with mu held.
 func (im *Impl) emptyPool() *pool {
-	if n := len(im.empty); n > 0 {
-		p := im.empty[n-1]
-		im.empty[n-1] = nil
-		im.empty = im.empty[:n-1]
+	if p := popLast(&im.empty); p != nil {
 		return p
 	}
 	return im.allocPool()
+}
+
+// popLast removes and returns the last element of *s, or nil when *s is
+// empty. It clears the vacated entry, so that the backing array keeps
+// nothing reachable.
+func popLast[T any](s *[]*T) *T {
+	n := len(*s)
+	if n == 0 {
+		return nil
+	}
+	x := (*s)[n-1]
+	(*s)[n-1] = nil
+	*s = (*s)[:n-1]
+	return x
 }
 
 // full is the panic value at the capacity limit.

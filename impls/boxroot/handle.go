@@ -223,10 +223,7 @@ func deleteSlow(h Handle) {
 // spareMagazine returns an empty magazine: a spare one, else a new one.
 // Called with std.mu held, unpinned (it may allocate).
 func spareMagazine() *magazine {
-	if n := len(depot.spare); n > 0 {
-		m := depot.spare[n-1]
-		depot.spare[n-1] = nil
-		depot.spare = depot.spare[:n-1]
+	if m := popLast(&depot.spare); m != nil {
 		return m
 	}
 	return new(magazine)
@@ -248,10 +245,7 @@ func depotRefill() Handle {
 		if c := pinCache(); c != nil {
 			var m *magazine
 			if c.n == 0 { // else a goroutine on this P refilled it meanwhile
-				if n := len(depot.mags); n > 0 {
-					m = depot.mags[n-1]
-					depot.mags[n-1] = nil
-					depot.mags = depot.mags[:n-1]
+				if m = popLast(&depot.mags); m != nil {
 					c.n = uint(copy(c.sl[:], m[:]))
 				} else {
 					for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
@@ -273,12 +267,11 @@ func depotRefill() Handle {
 		} else {
 			// A P without a cache takes one slot, from a pool's list: a
 			// magazine goes back to its pools' lists for it if need be.
-			if n := len(depot.mags); depot.partial.head == nil && n > 0 {
-				m := depot.mags[n-1]
-				depot.mags[n-1] = nil
-				depot.mags = depot.mags[:n-1]
-				giveToPools(m[:])
-				depot.spare = append(depot.spare, m)
+			if depot.partial.head == nil {
+				if m := popLast(&depot.mags); m != nil {
+					giveToPools(m[:])
+					depot.spare = append(depot.spare, m)
+				}
 			}
 			if p := depot.partial.head; p != nil {
 				return popPool(p)
