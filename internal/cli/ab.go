@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
@@ -235,9 +234,7 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 		p.out = io.Discard
 	} else {
 		o.Notices = p.out
-		if p.ropts.Style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
-			o.Progress = os.Stderr
-		}
+		o.Progress = progressOut(p.ropts.Style)
 	}
 
 	if o.Benchmarks, o.Workload, o.Unit, o.Params, err = af.workload.plan(cmd, af.pin); err != nil {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
@@ -200,10 +199,7 @@ func (b *benchFlags) resolve() (*session, error) {
 	if s.style == report.None {
 		s.out = io.Discard
 	}
-	// The progress bar goes to stderr, on a terminal only: never in CI logs or pipes.
-	if s.style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
-		o.Progress = os.Stderr
-	}
+	o.Progress = progressOut(s.style)
 	if s.style != report.None {
 		o.Notices = os.Stderr // one line per failed run, as it happens
 	}

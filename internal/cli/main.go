@@ -12,10 +12,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/rootbench/rootbench/report"
 )
 
 // Exit statuses.
@@ -66,7 +69,8 @@ Every measured run is a fresh worker process; runs of different cells are
 interleaved; every sample is kept and can be exported, compared and reported.
 
 Exit status: 0 success, 1 a run failed or a regression was found, 2 bad input
-(refused before anything runs), 130 interrupted (143 on SIGTERM).
+(refused before anything runs), 3 a gate that cannot decide yet (bisect: no
+single culprit), 130 interrupted (143 on SIGTERM).
 
 Shell completion: 'rootbench completion bash|zsh|fish|powershell --help' says
 how to load it, e.g. source <(rootbench completion bash).`,
@@ -131,4 +135,14 @@ func terminalColumns(f *os.File) int {
 		return 0
 	}
 	return cols
+}
+
+// progressOut is where a progress bar goes in the given style: stderr when
+// it is a terminal, the style shows progress and this is not CI; nil (no
+// bar) in CI logs and pipes.
+func progressOut(style report.Style) io.Writer {
+	if style.Progress() && term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == "" {
+		return os.Stderr
+	}
+	return nil
 }
