@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -257,7 +258,7 @@ func variantReport(name string, r *replayer, scs []scenario, results [][]synthet
 	for _, t := range r.templates {
 		rounds = append(rounds, float64(t.rounds))
 	}
-	v.Rounds = int(median(rounds))
+	v.Rounds = int(stats.Median(rounds))
 	v.Sessions = len(results[0])
 	for si, sc := range scs {
 		rates, _, _ := tally(r, sc, results[si])
@@ -299,7 +300,7 @@ func dependence(ts []*template, block int) []Dependence {
 			}
 			a.n += len(d)
 			if se := medianError(d, block); se > 0 && len(d) >= 4*block {
-				a.shifts = append(a.shifts, median(d))
+				a.shifts = append(a.shifts, stats.Median(d))
 				a.errors = append(a.errors, se)
 			}
 		}
@@ -346,7 +347,7 @@ func medianError(d []float64, block int) float64 {
 		for j, i := range idx {
 			x[j] = d[i]
 		}
-		meds[k] = median(x)
+		meds[k] = stats.Median(x)
 	}
 	return stat.StdDev(meds, nil)
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/harness/stats"
 )
 
 // Report is what gatecheck writes to OUT.json; OUT.md says the same for
@@ -106,7 +106,7 @@ func (rep *Report) tally(ks []kind) {
 				}
 			}
 		}
-		note := fmt.Sprintf("%d trial(s), median %s each", len(dur), harness.FormatDuration(time.Duration(median(dur)*1e9)))
+		note := fmt.Sprintf("%d trial(s), median %s each", len(dur), harness.FormatDuration(time.Duration(stats.Median(dur)*1e9)))
 		if k.pct == "" {
 			rep.Rates = append(rep.Rates, newRate("A/A: false alarms (rows reported as regressions)", alarms, rows, note))
 		} else {
@@ -116,18 +116,6 @@ func (rep *Report) tally(ks []kind) {
 		}
 		rep.Rates = append(rep.Rates, newRate(k.name+": rows left inconclusive", undecided, total, ""))
 	}
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // write writes OUT.json and OUT.md, keeping the replay's section of an
