@@ -39,7 +39,7 @@ func NewHandle(v any) Handle {
 func (h Handle) Delete() {
 	free(stdLive(h), h)
 	if id := uint(procPin()); id < maxCaches {
-		if caches[id].push(h + tagOne) {
+		if caches[id].pushFreed(h + tagOne) {
 			procUnpin()
 			return
 		}

@@ -36,7 +36,7 @@ func NewHandle(v any) Handle {
 func (h Handle) Delete() {
 	free(stdLive(h), h)
 	if c := pinCache(); c != nil {
-		if c.push(h + tagOne) {
+		if c.pushFreed(h + tagOne) {
 			unpinCache(c)
 			return
 		}

@@ -164,7 +164,7 @@ func unpinnedNew(c *pcache, v any) Handle {
 //go:noinline
 func unpinnedDelete(c *pcache, h Handle) {
 	free(stdLive(h), h)
-	c.push(h + tagOne)
+	c.pushFreed(h + tagOne)
 }
 
 // crossSink keeps BenchmarkCalibrateCrossCore's reads from being dropped.

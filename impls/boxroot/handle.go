@@ -85,10 +85,12 @@ const (
 // It is a stack, so that a goroutine that creates and deletes in turn
 // keeps reusing the same few slots, which stay in its core's cache.
 type pcache struct {
-	_  [64]byte // away from its neighbours in memory
-	n  uint
-	sl [cacheSize]Handle
-	_  [64]byte
+	_ [64]byte // away from its neighbours in memory
+	n uint
+	// last is the handle the last pop returned (see push).
+	last Handle
+	sl   [cacheSize]Handle
+	_    [64]byte
 }
 
 // pop takes the newest cached handle, or returns 0 (no handle) if there
@@ -98,15 +100,44 @@ func (c *pcache) pop() Handle {
 		return 0
 	}
 	c.n--
-	return c.sl[c.n%cacheSize]
+	h := c.sl[c.n%cacheSize]
+	c.last = h
+	return h
 }
 
-// push caches h, or returns false if the cache is full.
+// push caches h on top, or returns false if the cache is full.
 func (c *pcache) push(h Handle) bool {
 	if c.n == cacheSize {
 		return false
 	}
 	c.sl[c.n%cacheSize] = h
+	c.n++
+	return true
+}
+
+// pushFreed caches h, the next handle of a slot Delete freed, or returns
+// false if the cache is full.
+//
+// A slot this P handed out last (h is c.last's next handle) goes on top,
+// where the next pop reuses it while it is warm. Any other slot goes just
+// under the top, which stays: such a slot may come from another P's
+// cache, and its neighbours in memory (a cache line holds two or three
+// slots) may be at the top there. On top here, it would be reused by
+// this P while that P reuses its neighbour, and the two cores would
+// write one cache line in turn at every handle (false sharing) for as
+// long as both stacks stayed as they are. A goroutine that moved to
+// another P between a NewHandle and its Delete did that to the parallel
+// BenchmarkHandle, which ran 2-3 times slower in most runs.
+func (c *pcache) pushFreed(h Handle) bool {
+	if c.n == cacheSize {
+		return false
+	}
+	i := c.n % cacheSize
+	if h != c.last+tagOne && i > 0 {
+		c.sl[i] = c.sl[i-1]
+		i--
+	}
+	c.sl[i] = h
 	c.n++
 	return true
 }
@@ -202,14 +233,14 @@ func deleteSlow(h Handle) {
 	if c := pinCache(); c != nil {
 		if c.n < cacheSize {
 			// A goroutine that ran on this P meanwhile made room.
-			c.push(h)
+			c.pushFreed(h)
 			unpinCache(c)
 			depot.spare = append(depot.spare, m)
 		} else {
 			copy(m[:], c.sl[:cacheBatch])
 			copy(c.sl[:], c.sl[cacheBatch:])
 			c.n -= cacheBatch
-			c.push(h)
+			c.pushFreed(h)
 			unpinCache(c)
 			depot.mags = append(depot.mags, m)
 		}
@@ -241,6 +272,7 @@ func spareMagazine() *magazine {
 func depotRefill() Handle {
 	depot.refills++
 	depotTrim()
+	var added *pool // the pool this refill added to depot.partial, if any
 	for {
 		if c := pinCache(); c != nil {
 			var m *magazine
@@ -262,6 +294,14 @@ func depotRefill() Handle {
 				depot.spare = append(depot.spare, m)
 			}
 			if h != 0 {
+				if added != nil && added.local.n == poolSize {
+					// A goroutine on this P refilled the cache while
+					// the pool was being added: it is still wholly
+					// free, and goes where such pools belong.
+					depot.partial.remove(added)
+					added.lastUsed = depot.refills + depot.flushes
+					std.empty = append(std.empty, added)
+				}
 				return h
 			}
 		} else {
@@ -282,6 +322,7 @@ func depotRefill() Handle {
 			return 0 // the limit: the caller panics, unlocked
 		}
 		depot.partial.pushBack(p)
+		added = p
 	}
 }
 
