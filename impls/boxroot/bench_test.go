@@ -231,7 +231,9 @@ func BenchmarkHandle(b *testing.B) {
 // and delete the handle; each worker is locked to its own OS thread, and a
 // producer waits for its batches to be consumed every 128 batches. One op
 // is one handle (b.N rounded up to whole batches); ns/cell is the workload's
-// own clock (setup excluded). It runs one producer and one consumer, two
+// own clock (setup excluded), cpu-ns/op every thread's CPU time per cell
+// (setup included): their ratio tells a run bound by one thread's latency
+// from one that keeps both cores busy. It runs one producer and one consumer, two
 // of each on the shared queue, and two of each with a queue per consumer;
 // each with the drop-in API, the domain API (boxroot: producer domains
 // create, consumer domains delete remotely) and, with cgo,
@@ -253,7 +255,9 @@ func BenchmarkHandleCrossThread(b *testing.B) {
 				p.Producers, p.Consumers, p.Queue = w.prod, w.cons, w.queue
 				p.NIters = max(1, (b.N+p.BatchSize*p.Producers-1)/(p.BatchSize*p.Producers))
 				b.ReportAllocs()
+				stopCPU := processCPUPerOp(b)
 				res, err := c.run(p)
+				stopCPU()
 				if err != nil {
 					b.Fatal(err)
 				}

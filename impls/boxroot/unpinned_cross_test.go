@@ -1,0 +1,101 @@
+package boxroot
+
+import (
+	"sync/atomic"
+
+	"github.com/rootbench/rootbench/cell"
+)
+
+// The cross-thread floor of the drop-in design: BenchmarkHandleCrossThread's
+// "unpinned-floor" case is the drop-in API's caches and depot with the pin
+// taken out. Each domain (one per worker goroutine) has a private cache,
+// used by its fast paths without procPin (safe: only its goroutine uses
+// it), and exchanges batches with the real depot under std.mu as the
+// drop-in API does. It is not a usable API: it is what message passing
+// would cost through per-P caches of handles if their synchronisation were
+// free, the bound on any such design (as BenchmarkCalibrateUnpinned is on
+// one goroutine).
+func init() {
+	crossCases = append(crossCases, crossCaseOf("unpinned-floor",
+		func() cell.Impl[Handle] { return &unpinnedImpl{} }))
+}
+
+type unpinnedImpl struct{ creates, deletes atomic.Int64 }
+
+func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] { return &unpinnedDomain{fi: fi} }
+
+// Live implements cell.Liver.
+func (fi *unpinnedImpl) Live() int64 { return fi.creates.Load() - fi.deletes.Load() }
+
+type unpinnedDomain struct {
+	fi               *unpinnedImpl
+	creates, deletes int64
+	c                pcache
+}
+
+func (d *unpinnedDomain) Create(v any) Handle {
+	d.creates++
+	if d.c.n == 0 {
+		unpinnedRefill(&d.c)
+	}
+	return unpinnedNew(&d.c, v)
+}
+
+func (d *unpinnedDomain) Get(h Handle) any { return h.Value() }
+
+func (d *unpinnedDomain) Delete(h Handle) {
+	d.deletes++
+	if d.c.n == cacheSize {
+		unpinnedFlush(&d.c)
+	}
+	unpinnedDelete(&d.c, h)
+}
+
+// Close gives the private cache back to the pools.
+func (d *unpinnedDomain) Close() {
+	std.mu.Lock()
+	giveToPools(d.c.sl[:d.c.n])
+	std.mu.Unlock()
+	d.c.n = 0
+	d.fi.creates.Add(d.creates)
+	d.fi.deletes.Add(d.deletes)
+	d.creates, d.deletes = 0, 0
+}
+
+// unpinnedRefill is depotRefill for a private, empty cache.
+func unpinnedRefill(c *pcache) {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	depot.refills++
+	for c.n == 0 {
+		if m := popLast(&depot.mags); m != nil {
+			c.n = uint(copy(c.sl[:], m[:]))
+			depot.spare = append(depot.spare, m)
+			return
+		}
+		for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
+			for p.local.n > 0 && c.n < cacheBatch {
+				c.push(popPool(p))
+			}
+		}
+		if c.n == 0 {
+			p := std.emptyPool()
+			if p == nil {
+				panic(std.full())
+			}
+			depot.partial.pushBack(p)
+		}
+	}
+}
+
+// unpinnedFlush is deleteSlow's flush for a private, full cache.
+func unpinnedFlush(c *pcache) {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	depot.flushes++
+	m := spareMagazine()
+	copy(m[:], c.sl[:cacheBatch])
+	copy(c.sl[:], c.sl[cacheBatch:])
+	c.n -= cacheBatch
+	depot.mags = append(depot.mags, m)
+}
