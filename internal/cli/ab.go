@@ -130,7 +130,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
-	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (no report, notes or progress; a failed run is still reported on stderr). NO_COLOR is honoured")
 }
 
 // abPlan is what the ab flags resolve to.
@@ -230,10 +230,12 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	p.ropts.Style = report.ResolveStyle(style, os.Stdout)
 	p.ropts.Width = terminalColumns(os.Stdout)
 	p.out = newWrapWriter(os.Stderr, terminalColumns(os.Stderr))
+	// A failed run is an error: its line is shown in every style, --style
+	// none included, which silences only the notes and the progress.
+	o.Notices = p.out
 	if p.ropts.Style == report.None {
 		p.out = io.Discard
 	} else {
-		o.Notices = p.out
 		o.Progress = progressOut(p.ropts.Style)
 	}
 

@@ -75,7 +75,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.reference, "reference", "", "benchmark the relative figures are computed against (default: the fastest)")
 	f.StringVar(&b.sort, "sort", "auto", "summary order: auto, cell (as given) or mean (fastest first)")
 	f.StringVarP(&b.timeUnit, "time-unit", "u", "auto", "time unit: auto, s, ms, us or ns (or second, millisecond, ...)")
-	f.StringVarP(&b.style, "style", "s", "auto", "output style: auto, full, basic, nocolor, color or none (NO_COLOR is honoured)")
+	f.StringVarP(&b.style, "style", "s", "auto", "output style: auto, full, basic, nocolor, color or none (no report, notes or progress; a failed run is still reported on stderr). NO_COLOR is honoured")
 	f.StringArrayVarP(&b.paramLists, "parameter-list", "L", nil, "scan a parameter: NAME VALUES or NAME=VALUES, VALUES comma-separated (repeatable; the cartesian product is run)")
 	f.StringVarP(&b.paramScan, "parameter-scan", "P", "", "scan a parameter over a range: NAME MIN MAX (or NAME=MIN:MAX), stepping by --parameter-step-size")
 	f.VarP(newIntValue(&b.paramStep, 1, 1, math.MaxInt64), "parameter-step-size", "D", "step of --parameter-scan")
@@ -200,9 +200,10 @@ func (b *benchFlags) resolve() (*session, error) {
 		s.out = io.Discard
 	}
 	o.Progress = progressOut(s.style)
-	if s.style != report.None {
-		o.Notices = os.Stderr // one line per failed run, as it happens
-	}
+	// One line per failed run, as it happens, in every style: a failure is
+	// an error, not output (hyperfine's --style none keeps its errors too),
+	// and the closing "run(s) failed" points to these lines.
+	o.Notices = os.Stderr
 	s.gcTable = b.gcTable
 	if b.failOnRegression != "" && b.baseline == "" {
 		return nil, fmt.Errorf("--fail-on-regression needs --baseline FILE (or use 'rootbench compare')")

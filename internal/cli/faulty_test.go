@@ -21,12 +21,14 @@ import (
 )
 
 func TestFaultyCellsFailLoudly(t *testing.T) {
-	for _, tc := range []struct{ cell, want string }{
-		{"faulty:wrong-value", "wrong value"},
-		{"faulty:leak", "leak"},
+	for _, tc := range []struct{ cell, want, style string }{
+		{"faulty:wrong-value", "wrong value", "auto"},
+		{"faulty:leak", "leak", "auto"},
+		// --style none silences the report, not the reason a run failed.
+		{"faulty:wrong-value", "wrong value", "none"},
 	} {
-		t.Run(tc.cell, func(t *testing.T) {
-			r := rootbench(t, nil, "run", "--cell", tc.cell, "--niters", "20", "--runs", "1")
+		t.Run(tc.cell+"/"+tc.style, func(t *testing.T) {
+			r := rootbench(t, nil, "run", "--cell", tc.cell, "--niters", "20", "--runs", "1", "--style", tc.style)
 			r.must(t, 1)
 			all := r.stdout + r.stderr
 			if !strings.Contains(all, tc.cell) || !strings.Contains(all, tc.want) {
