@@ -244,3 +244,25 @@ func TestCheckMisuseRejectsUnknown(t *testing.T) {
 		t.Fatalf("checkMisuse(unknown) = %v, want an 'unknown misuse' error", err)
 	}
 }
+
+// TestWrongValueSaysWhy checks what a wrong marker from Get is blamed on:
+// reused memory, a value never given, an earlier cell's value (surely the
+// wrong slot), or a later one (either).
+func TestWrongValueSaysWhy(t *testing.T) {
+	e := expectOf(10, newMarker(10))
+	for _, c := range []struct {
+		got  *marker
+		want string
+	}{
+		{&marker{id: 3, check: 12345}, "memory reused"},
+		{newMarker(churnID), "memory reused"},
+		{newMarker(-7), "was not given"},
+		{newMarker(4), "the cell resolves to the wrong slot"},
+		{newMarker(25), "either the cell resolves to the wrong slot, or the cell did not keep its value alive"},
+	} {
+		err := e.check(c.got)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("check(marker id %d check %#x) = %v, want an error containing %q", c.got.id, c.got.check, err, c.want)
+		}
+	}
+}

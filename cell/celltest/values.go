@@ -58,8 +58,19 @@ func (e expect) check(got any) error {
 	if !ok || m == nil {
 		return fmt.Errorf("value %d: Get returned %#v (%T), want the rooted *marker", e.id, got, got)
 	}
-	if m.id != e.id || m.check != ^e.id {
-		return fmt.Errorf("value %d: Get returned a marker holding id %d check %#x: wrong cell, or the value was freed and its memory reused", e.id, m.id, m.check)
+	reused := "the cell did not keep its value alive: it was collected and its memory reused"
+	switch {
+	case m.check != ^m.id || m.id == churnID:
+		// Overwritten, or one of churn's markers: memory the collector
+		// took back and gave out again.
+		return fmt.Errorf("value %d: Get returned a marker that is not it (id %d, check %#x): %s", e.id, m.id, m.check, reused)
+	case m.id < 0:
+		return fmt.Errorf("value %d: Get returned a marker no test gave a cell (id %d): the cell returns a value it was not given", e.id, m.id)
+	case m.id < e.id:
+		// Made before this value, so not in its memory: another cell's.
+		return fmt.Errorf("value %d: Get returned value %d, which an earlier cell holds: the cell resolves to the wrong slot (a handle mix-up, or a slot reused while its cell was live)", e.id, m.id)
+	case m.id != e.id:
+		return fmt.Errorf("value %d: Get returned value %d, made after it: either the cell resolves to the wrong slot, or %s", e.id, m.id, reused)
 	}
 	if weak.Make(m) != e.wp {
 		return fmt.Errorf("value %d: Get returned a copy of the marker, not the rooted pointer", e.id)
@@ -85,13 +96,16 @@ func collect(n int) {
 	runtime.GC()
 }
 
+// churnID is the id of churn's markers, which no test value has.
+const churnID = -1
+
 // churn allocates n markers that die when it returns.
 //
 //go:noinline
 func churn(n int) {
 	g := make([]*marker, n)
 	for i := range g {
-		g[i] = newMarker(-1)
+		g[i] = newMarker(churnID)
 	}
 	runtime.KeepAlive(g)
 }
