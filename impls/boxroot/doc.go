@@ -107,8 +107,11 @@
 // (runtime.procPin, as sync.Pool does), pops a handle from the P's cache,
 // unpins, and writes the value into the handle's slot; Delete checks the
 // handle's tag, writes the free mark, advances the tag, and pushes the
-// slot's next handle onto its own P's cache the same way. Neither takes a
-// lock or an atomic read-modify-write. An empty cache takes 512 slots from
+// slot's next handle onto its own P's cache the same way: on top if this P
+// handed the slot out last, else just under the top, so that two Ps do
+// not keep reusing two slots of one cache line (false sharing) after a
+// goroutine moved between them. Neither takes a lock or an atomic
+// read-modify-write. An empty cache takes 512 slots from
 // the depot, a full one gives its oldest 512 back, copied between the
 // cache and the depot under the depot's mutex while pinned; the depot
 // allocates a pool only when it has no free slot. Under the race detector
@@ -173,7 +176,10 @@
 // handles created on one thread and deleted on another (the
 // message-passing workload in process), beside the domain API: there every
 // create and every delete pays its pin, and every cacheBatch of them one
-// visit to the depot; the domain API pays neither.
+// visit to the depot; the domain API pays neither. Its unpinned-floor case
+// is the drop-in caches and depot with the pins taken out (a private cache
+// per worker): the bound on any design that pins per operation, and the
+// measure of what the pins cost in that stream.
 //
 // # Ablations
 //
