@@ -642,7 +642,8 @@ func TestDropInModel(t *testing.T) {
 
 // TestCacheKeepsItsTop checks where a P's cache puts a freed slot: the
 // slot it handed out last goes back on top (reused next, while warm);
-// any other goes just under the top, which stays (see pcache.pushFreed).
+// any other goes just under the top, which stays, unless the cache never
+// handed a slot out (see pcache.pushFreed).
 func TestCacheKeepsItsTop(t *testing.T) {
 	h := func(i int) Handle { return Handle(i) + 5*tagOne }
 	var c pcache
@@ -658,10 +659,11 @@ func TestCacheKeepsItsTop(t *testing.T) {
 	if !slices.Equal(c.sl[:c.n], want) {
 		t.Errorf("cache = %#x, want %#x", c.sl[:c.n], want)
 	}
-	var empty pcache
-	empty.pushFreed(h(9))
-	if empty.n != 1 || empty.sl[0] != h(9) {
-		t.Errorf("an empty cache holds %#x, want [%#x]", empty.sl[:empty.n], h(9))
+	var deleter pcache // never handed a slot out: pushes on top
+	deleter.pushFreed(h(9))
+	deleter.pushFreed(h(8))
+	if want := []Handle{h(9), h(8)}; !slices.Equal(deleter.sl[:deleter.n], want) {
+		t.Errorf("a cache that never popped holds %#x, want %#x", deleter.sl[:deleter.n], want)
 	}
 	for c.n < cacheSize {
 		c.pushFreed(h(3))
