@@ -394,8 +394,13 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	if p.rule.Looks == nil {
 		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())
 	}
-	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
-		describeSide(&o.Base, p.built), describeSide(&o.Head, p.built), len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n",
+		describeSide(&o.Base, p.built), describeSide(&o.Head, p.built))
+	if c := p.changesLine(ctx); c != "" {
+		fmt.Fprintf(p.out, "    %s\n", c)
+	}
+	fmt.Fprintf(p.out, "    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
+		len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
 	var exportErr error
 	if p.export != "" {
 		o.OnLook = func(f *harness.ABFile) {
@@ -556,6 +561,41 @@ func revision(t harness.Tool) string {
 		r += "+modified"
 	}
 	return r
+}
+
+// changesLine says which directories differ between the two sides when
+// both are built from git: a verdict on a benchmark whose code the change
+// does not touch points at a build-to-build effect, such as code layout,
+// rather than at the change. Empty when a side is a binary or git cannot
+// say.
+func (p *abPlan) changesLine(ctx context.Context) string {
+	var base, head *revSide
+	for i, r := range p.revs {
+		if p.revOf[i] == 0 {
+			base = r
+		} else {
+			head = r
+		}
+	}
+	if base == nil || head == nil {
+		return ""
+	}
+	var dirs []gitrev.DirChange
+	var err error
+	to := head.commit.Short
+	if head.workTree {
+		dirs, err = p.repo.ChangedDirsInWorkTree(ctx, base.commit)
+		to = "the work tree"
+	} else {
+		dirs, err = p.repo.ChangedDirs(ctx, base.commit, head.commit)
+	}
+	switch {
+	case err != nil:
+		return ""
+	case len(dirs) == 0:
+		return fmt.Sprintf("change: no tracked file differs from %s to %s", base.commit.Short, to)
+	}
+	return fmt.Sprintf("change: %s to %s, files in: %s", base.commit.Short, to, gitrev.DirList(dirs))
 }
 
 // describeSide is "path [revision]", or for a side built from git

@@ -371,14 +371,10 @@ func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string
 	if err != nil {
 		return ""
 	}
-	var parts []string
-	for _, d := range dirs {
-		parts = append(parts, fmt.Sprintf("%s (%d)", d.Dir, d.Files))
-	}
-	if len(parts) == 0 {
+	if len(dirs) == 0 {
 		return fmt.Sprintf("%s changes no file against %s", c.Short, res.Parent.Short)
 	}
-	return fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, gitrev.DirList(dirs))
 }
 
 // commitList is "a1b2c3d, e4f5a6b".

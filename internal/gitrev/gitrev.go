@@ -172,7 +172,19 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b Commit) (bool, error) {
 // reader needs to judge whether a culprit could have made the benchmark
 // slower.
 func (r *Repo) ChangedDirs(ctx context.Context, from, to Commit) ([]DirChange, error) {
-	out, err := r.git(ctx, "diff", "--name-only", "--no-renames", from.Hash, to.Hash)
+	return r.changedDirs(ctx, from.Hash, to.Hash)
+}
+
+// ChangedDirsInWorkTree is ChangedDirs from a commit to the work tree as it
+// is (tracked files; an untracked file is not counted).
+func (r *Repo) ChangedDirsInWorkTree(ctx context.Context, from Commit) ([]DirChange, error) {
+	return r.changedDirs(ctx, from.Hash)
+}
+
+// changedDirs runs git diff --name-only over revs and counts the files by
+// directory.
+func (r *Repo) changedDirs(ctx context.Context, revs ...string) ([]DirChange, error) {
+	out, err := r.git(ctx, append([]string{"diff", "--name-only", "--no-renames"}, revs...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +206,15 @@ func (r *Repo) ChangedDirs(ctx context.Context, from, to Commit) ([]DirChange, e
 type DirChange struct {
 	Dir   string
 	Files int
+}
+
+// DirList is "impls/boxroot (3), docs (1)".
+func DirList(dirs []DirChange) string {
+	parts := make([]string, len(dirs))
+	for i, d := range dirs {
+		parts[i] = fmt.Sprintf("%s (%d)", d.Dir, d.Files)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Range returns the commits of good..bad, the set git bisect searches: the

@@ -245,4 +245,12 @@ func TestChangedDirs(t *testing.T) {
 	if got, err := r.ChangedDirs(context.Background(), resolve(t, r, b), resolve(t, r, b)); err != nil || len(got) != 0 {
 		t.Errorf("ChangedDirs of a commit with itself = %v, %v; want none", got, err)
 	}
+	if s := gitrev.DirList(want); s != ". (1), impls (2)" {
+		t.Errorf("DirList = %q", s)
+	}
+	g.Write(t, map[string]string{"cmd/x/main.go": "package main // edited\n", "notes.txt": "untracked\n"})
+	got, err = r.ChangedDirsInWorkTree(context.Background(), resolve(t, r, b))
+	if want := []gitrev.DirChange{{Dir: "cmd/x", Files: 1}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("ChangedDirsInWorkTree = %v, %v; want %v (tracked files only)", got, err, want)
+	}
 }
