@@ -508,6 +508,30 @@ func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Option
 	c.Rows = append(c.Rows, row)
 }
 
+// mediansSlack is how far outside a paired row's interval the change
+// between its medians must be (2 percentage points) for mediansOutsidePairs
+// to warn: a narrow interval is often missed by a fraction of a point,
+// which misleads no one.
+const mediansSlack = 0.02
+
+// mediansOutsidePairs warns when a paired row's two medians differ by a
+// change its interval rules out, by more than mediansSlack: the base and
+// head columns then seem to contradict the delta. It happens when runs vary far more from pair to
+// pair than within a pair (a machine whose speed jumps between modes, or
+// drifts), which pairing cancels and the sides' medians do not; the
+// verdict and the interval read the pairs. Empty otherwise.
+func mediansOutsidePairs(r Row) string {
+	if r.Pairs == 0 || !(r.Base.Median > 0 && r.Head.Median > 0) || math.IsInf(r.DeltaLo, 0) || math.IsInf(r.DeltaHi, 0) {
+		return ""
+	}
+	m := r.Head.Median/r.Base.Median - 1
+	if m >= r.DeltaLo-mediansSlack && m <= r.DeltaHi+mediansSlack {
+		return ""
+	}
+	return fmt.Sprintf("the medians differ by %+.1f%%, outside the paired interval [%+.1f%%, %+.1f%%]: runs vary far more from pair to pair than within a pair (a machine that jumps between speeds, or drifts); the delta and the verdict read the pairs",
+		100*m, 100*r.DeltaLo, 100*r.DeltaHi)
+}
+
 // firstUnusable describes the first sample of xs or ys that is not a
 // positive finite number ("" when all are): a log time needs one. Loaded
 // files are validated (harness.Decode); files built in memory may not be.
@@ -533,6 +557,11 @@ func (c *Comparison) finish(o Options) {
 		c.correct()
 	}
 	c.gate()
+	for i := range c.Rows {
+		if w := mediansOutsidePairs(c.Rows[i]); w != "" {
+			c.Rows[i].Warnings = append(c.Rows[i].Warnings, w)
+		}
+	}
 	for _, r := range c.Rows {
 		for _, w := range r.Warnings {
 			c.warnf("%s: %s", r.Label, w)

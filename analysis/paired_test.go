@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,38 @@ func TestPairedNeedsHL(t *testing.T) {
 	_, err := CompareFiles(f, f, Options{Method: MethodBenchstat, Paired: true})
 	if err == nil || !strings.Contains(err.Error(), "paired") {
 		t.Errorf("err = %v, want a refusal naming the paired comparison", err)
+	}
+}
+
+// TestMediansOutsidePairsWarns: when runs jump between two speeds from
+// pair to pair, the sides' medians can say something the pairs rule out;
+// the row then carries a warning. A steady machine gives none.
+func TestMediansOutsidePairsWarns(t *testing.T) {
+	jitter := func(xs []float64) []float64 {
+		for i := range xs {
+			xs[i] *= 1 + 0.001*float64(i)
+		}
+		return xs
+	}
+	// Nine pairs in which head is 30% slower, two in which the base ran in
+	// the slow mode and the head in the fast one: the medians read -57%.
+	base := jitter([]float64{1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3})
+	head := jitter([]float64{1.3, 1.3, 1.3, 1.3, 1.3, 3.9, 3.9, 3.9, 3.9, 1, 1})
+	c := mustFiles(t, fixture(spec{Label: "x", Samples: base}), fixture(spec{Label: "x", Samples: head}), Options{Paired: true})
+	r := c.Rows[0]
+	if m := r.Head.Median/r.Base.Median - 1; m >= r.DeltaLo {
+		t.Fatalf("fixture: medians %+.1f%% inside the interval [%+.1f%%, %+.1f%%]", 100*m, 100*r.DeltaLo, 100*r.DeltaHi)
+	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "outside the paired interval") }) {
+		t.Errorf("no warning for medians outside the pairs' interval: %q", r.Warnings)
+	}
+	steady := jitter([]float64{1, 1.1, 0.9, 1.05, 0.95, 1, 1.02, 0.98, 1.01, 0.99, 1})
+	slower := make([]float64, len(steady))
+	for i, x := range steady {
+		slower[i] = 1.2 * x * (1 + 0.002*float64(i%3))
+	}
+	c = mustFiles(t, fixture(spec{Label: "x", Samples: steady}), fixture(spec{Label: "x", Samples: slower}), Options{Paired: true})
+	if w := c.Rows[0].Warnings; len(w) != 0 {
+		t.Errorf("a steady machine warns: %q", w)
 	}
 }
