@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -114,13 +115,24 @@ func Main() {
 	if err == nil {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "rootbench: %v\n", err)
+	fmt.Fprintln(os.Stderr, wrapMessage("rootbench: "+err.Error(), terminalColumns(os.Stderr)))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		os.Exit(ee.code)
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors.
 	os.Exit(exitUsage)
+}
+
+// wrapMessage wraps each line of msg at word boundaries for a terminal
+// cols wide, continuation lines indented two spaces; cols <= 0 (a log, a
+// pipe) leaves it as it is.
+func wrapMessage(msg string, cols int) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = report.WrapWords(l, cols, 0, "  ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // terminalColumns is the width of the terminal f writes to, or 0 when f is

@@ -23,3 +23,16 @@ func TestWrapWriter(t *testing.T) {
 		t.Error("with no terminal width, the writer should be the one given")
 	}
 }
+
+// TestWrapMessage: an error wraps line by line on a terminal and stays
+// whole elsewhere.
+func TestWrapMessage(t *testing.T) {
+	msg := "rootbench: inconclusive after 109 runs per side in 14.9 s (budget): undecided: ocaml, boxroot-handle\nsecond line"
+	if got := wrapMessage(msg, 0); got != msg {
+		t.Errorf("no terminal: %q", got)
+	}
+	want := "rootbench: inconclusive after 109 runs per side in 14.9 s\n  (budget): undecided: ocaml, boxroot-handle\nsecond line"
+	if got := wrapMessage(msg, 60); got != want {
+		t.Errorf("60 columns:\n%s\nwant\n%s", got, want)
+	}
+}

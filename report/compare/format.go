@@ -144,13 +144,26 @@ func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 // textLayout is how much of Text's table a terminal's width leaves: the
 // widest layout shows every column; narrower ones leave out, in turn, the
 // runs still needed from the gate cells (the summary line keeps them),
-// the p column (the Markdown details keep it) and the delta interval
-// (the conclusion column states its bound that matters). The conclusion
-// stays: every row says what it ruled out.
-type textLayout struct{ shortGate, noP, noInterval bool }
+// the p column (the Markdown details keep it), the delta interval (the
+// conclusion column states its bound that matters) and the verdict (the
+// conclusion says "slower by at least" or "faster by at least" when the
+// change is significant); the narrowest wraps the conclusion over lines
+// of conclusionWrap characters. The conclusion stays: every row says what
+// it ruled out.
+type textLayout struct{ shortGate, noP, noInterval, noVerdict, wrapConclusion bool }
 
 // textLayouts are the layouts, widest first.
-var textLayouts = []textLayout{{}, {shortGate: true}, {shortGate: true, noP: true}, {shortGate: true, noP: true, noInterval: true}}
+var textLayouts = []textLayout{
+	{},
+	{shortGate: true},
+	{shortGate: true, noP: true},
+	{shortGate: true, noP: true, noInterval: true},
+	{shortGate: true, noP: true, noInterval: true, noVerdict: true},
+	{shortGate: true, noP: true, noInterval: true, noVerdict: true, wrapConclusion: true},
+}
+
+// conclusionWrap is the conclusion column's width in the narrowest layout.
+const conclusionWrap = 18
 
 // textTable renders Text's table in layout l.
 func textTable(c *analysis.Comparison, l textLayout) (string, error) {
@@ -175,7 +188,9 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 	if !l.noP {
 		cols = append(cols, column{"p", tw.AlignLeft, func(r analysis.Row) string { return pValue(c, r) }, none})
 	}
-	cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
+	if !l.noVerdict {
+		cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
+	}
 	if gate {
 		cols = append(cols, column{"gate " + pctPlain(c.Threshold), tw.AlignLeft, func(r analysis.Row) string {
 			if l.shortGate && r.Gate == analysis.Inconclusive {
@@ -184,7 +199,13 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 			return gateText(r)
 		}, none})
 	}
-	cols = append(cols, column{"conclusion", tw.AlignLeft, Conclusion, none})
+	conclusion := Conclusion
+	if l.wrapConclusion {
+		conclusion = func(r analysis.Row) string {
+			return report.WrapWords(Conclusion(r), conclusionWrap, 0, "")
+		}
+	}
+	cols = append(cols, column{"conclusion", tw.AlignLeft, conclusion, none})
 	var header []any
 	var align []tw.Align
 	for _, col := range cols {
