@@ -87,7 +87,7 @@ const (
 type pcache struct {
 	_ [64]byte // away from its neighbours in memory
 	n uint
-	// last is the handle the last pop returned (see push).
+	// last is the handle the last pop returned (see pushFreed).
 	last Handle
 	sl   [cacheSize]Handle
 	_    [64]byte
@@ -125,9 +125,10 @@ func (c *pcache) push(h Handle) bool {
 // slots) may be at the top there. On top here, it would be reused by
 // this P while that P reuses its neighbour, and the two cores would
 // write one cache line in turn at every handle (false sharing) for as
-// long as both stacks stayed as they are. A goroutine that moved to
-// another P between a NewHandle and its Delete did that to the parallel
-// BenchmarkHandle, which ran 2-3 times slower in most runs. A cache that
+// long as both stacks stayed as they are: a goroutine that moves to
+// another P between a NewHandle and its Delete does that, and the
+// parallel BenchmarkHandle measures it (results/boxroot-handle-bench.md,
+// "False sharing between the Ps' caches"). A cache that
 // never handed a slot out (c.last is 0: the P only deletes, as a consumer
 // of message passing does) has no top of its own to keep, and pushes on
 // top without the extra load and store.
