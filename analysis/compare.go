@@ -516,10 +516,11 @@ const mediansSlack = 0.02
 
 // mediansOutsidePairs warns when a paired row's two medians differ by a
 // change its interval rules out, by more than mediansSlack: the base and
-// head columns then seem to contradict the delta. It happens when runs vary far more from pair to
-// pair than within a pair (a machine whose speed jumps between modes, or
-// drifts), which pairing cancels and the sides' medians do not; the
-// verdict and the interval read the pairs. Empty otherwise.
+// head columns then seem to contradict the delta. It happens when runs
+// vary far more from pair to pair than within a pair (a machine whose
+// speed jumps between modes, or drifts), which pairing cancels and the
+// sides' medians do not; the verdict and the interval read the pairs.
+// Empty otherwise.
 func mediansOutsidePairs(r Row) string {
 	if r.Pairs == 0 || !(r.Base.Median > 0 && r.Head.Median > 0) || math.IsInf(r.DeltaLo, 0) || math.IsInf(r.DeltaHi, 0) {
 		return ""
