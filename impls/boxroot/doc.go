@@ -178,8 +178,9 @@
 // create and every delete pays its pin, and every cacheBatch of them one
 // visit to the depot; the domain API pays neither. Its unpinned-floor case
 // is the drop-in caches and depot with the pins taken out (a private cache
-// per worker): the bound on any design that pins per operation, and the
-// measure of what the pins cost in that stream.
+// per worker), the measure of what the pins cost in that stream, and its
+// nocopy-floor case the same without the magazines' copies: what caching
+// handles per worker costs before any synchronisation.
 //
 // # Ablations
 //
