@@ -20,12 +20,23 @@ func init() {
 		func() cell.Impl[Handle] { return &unpinnedImpl{} }))
 }
 
-type unpinnedImpl struct{ creates, deletes atomic.Int64 }
-
-func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] { return &unpinnedDomain{fi: fi} }
+// floorCounts counts the cells of a floor case (this one, nocopy-floor),
+// for cell.Liver: its domains add their counts when they close.
+type floorCounts struct{ creates, deletes atomic.Int64 }
 
 // Live implements cell.Liver.
-func (fi *unpinnedImpl) Live() int64 { return fi.creates.Load() - fi.deletes.Load() }
+func (fc *floorCounts) Live() int64 { return fc.creates.Load() - fc.deletes.Load() }
+
+// closed adds a closing domain's counts and zeroes them.
+func (fc *floorCounts) closed(creates, deletes *int64) {
+	fc.creates.Add(*creates)
+	fc.deletes.Add(*deletes)
+	*creates, *deletes = 0, 0
+}
+
+type unpinnedImpl struct{ floorCounts }
+
+func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] { return &unpinnedDomain{fi: fi} }
 
 type unpinnedDomain struct {
 	fi               *unpinnedImpl
@@ -57,9 +68,7 @@ func (d *unpinnedDomain) Close() {
 	giveToPools(d.c.sl[:d.c.n])
 	std.mu.Unlock()
 	d.c.n = 0
-	d.fi.creates.Add(d.creates)
-	d.fi.deletes.Add(d.deletes)
-	d.creates, d.deletes = 0, 0
+	d.fi.closed(&d.creates, &d.deletes)
 }
 
 // unpinnedRefill is depotRefill for a private, empty cache.

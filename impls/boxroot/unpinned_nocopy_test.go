@@ -1,7 +1,6 @@
 package boxroot
 
 import (
-	"sync/atomic"
 	"testing"
 
 	"github.com/rootbench/rootbench/cell"
@@ -20,12 +19,9 @@ func init() {
 		func() cell.Impl[Handle] { return &nocopyImpl{} }))
 }
 
-type nocopyImpl struct{ creates, deletes atomic.Int64 }
+type nocopyImpl struct{ floorCounts }
 
 func (fi *nocopyImpl) NewDomain() cell.Domain[Handle] { return &nocopyDomain{fi: fi} }
-
-// Live implements cell.Liver.
-func (fi *nocopyImpl) Live() int64 { return fi.creates.Load() - fi.deletes.Load() }
 
 // nocopyDomain's magazine m holds n free slots' handles.
 type nocopyDomain struct {
@@ -105,9 +101,7 @@ func (d *nocopyDomain) Close() {
 		d.m, d.n = nil, 0
 	}
 	std.mu.Unlock()
-	d.fi.creates.Add(d.creates)
-	d.fi.deletes.Add(d.deletes)
-	d.creates, d.deletes = 0, 0
+	d.fi.closed(&d.creates, &d.deletes)
 }
 
 // TestCrossCasesRun runs every case of BenchmarkHandleCrossThread once,
