@@ -128,10 +128,10 @@ func (c *pcache) push(h Handle) bool {
 // long as both stacks stayed as they are: a goroutine that moves to
 // another P between a NewHandle and its Delete does that, and the
 // parallel BenchmarkHandle measures it (results/boxroot-handle-bench.md,
-// "False sharing between the Ps' caches"). A cache that
-// never handed a slot out (c.last is 0: the P only deletes, as a consumer
-// of message passing does) has no top of its own to keep, and pushes on
-// top without the extra load and store.
+// "False sharing between the Ps' caches"). A cache that never handed a
+// slot out (c.last is 0: the P only deletes, as a consumer of message
+// passing does) has no top of its own to keep, and pushes on top without
+// the extra load and store.
 func (c *pcache) pushFreed(h Handle) bool {
 	if c.n == cacheSize {
 		return false
@@ -241,9 +241,7 @@ func deleteSlow(h Handle) {
 			unpinCache(c)
 			depot.spare = append(depot.spare, m)
 		} else {
-			copy(m[:], c.sl[:cacheBatch])
-			copy(c.sl[:], c.sl[cacheBatch:])
-			c.n -= cacheBatch
+			flushCache(c, m)
 			c.pushFreed(h)
 			unpinCache(c)
 			depot.mags = append(depot.mags, m)
@@ -264,6 +262,41 @@ func spareMagazine() *magazine {
 	return new(magazine)
 }
 
+// flushCache moves the oldest cacheBatch slots of the full cache c into
+// the empty magazine m; the newest (the warmest) stay. Called with std.mu
+// held and c the caller's (pinned, or private).
+func flushCache(c *pcache, m *magazine) {
+	copy(m[:], c.sl[:cacheBatch])
+	copy(c.sl[:], c.sl[cacheBatch:])
+	c.n -= cacheBatch
+}
+
+// fillCache fills the empty cache c from the depot: with a whole magazine,
+// which it returns emptied (for emptiedMagazine, once unpinned: keeping it
+// may allocate), else with up to cacheBatch slots from the partial pools,
+// oldest first (c stays empty when they have none). Called with std.mu
+// held and c the caller's (pinned, or private).
+func fillCache(c *pcache) (emptied *magazine) {
+	if m := popLast(&depot.mags); m != nil {
+		c.n = uint(copy(c.sl[:], m[:]))
+		return m
+	}
+	for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
+		for p.local.n > 0 && c.n < cacheBatch {
+			c.push(popPool(p))
+		}
+	}
+	return nil
+}
+
+// emptiedMagazine keeps m, a magazine fillCache emptied, as a spare, and
+// stamps the time a magazine was last taken (see depotTrim). Called with
+// std.mu held, unpinned.
+func emptiedMagazine(m *magazine) {
+	depot.magTaken = depot.refills + depot.flushes
+	depot.spare = append(depot.spare, m)
+}
+
 // depotRefill returns a free slot's handle for a create, and fills the
 // calling P's cache from the depot on the way: with a whole magazine
 // (copied into the cache, the magazine kept as a spare), else with up to
@@ -281,21 +314,12 @@ func depotRefill() Handle {
 		if c := pinCache(); c != nil {
 			var m *magazine
 			if c.n == 0 { // else a goroutine on this P refilled it meanwhile
-				if m = popLast(&depot.mags); m != nil {
-					c.n = uint(copy(c.sl[:], m[:]))
-				} else {
-					for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
-						for p.local.n > 0 && c.n < cacheBatch {
-							c.push(popPool(p))
-						}
-					}
-				}
+				m = fillCache(c)
 			}
 			h := c.pop()
 			unpinCache(c)
 			if m != nil {
-				depot.magTaken = depot.refills + depot.flushes
-				depot.spare = append(depot.spare, m)
+				emptiedMagazine(m)
 			}
 			if h != 0 {
 				if added != nil && added.local.n == poolSize {

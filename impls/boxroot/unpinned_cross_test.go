@@ -71,23 +71,16 @@ func (d *unpinnedDomain) Close() {
 	d.fi.closed(&d.creates, &d.deletes)
 }
 
-// unpinnedRefill is depotRefill for a private, empty cache.
+// unpinnedRefill is depotRefill for a private, empty cache: the same
+// fillCache, a new pool when the depot has no free slot.
 func unpinnedRefill(c *pcache) {
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	depot.refills++
 	for c.n == 0 {
-		if m := popLast(&depot.mags); m != nil {
-			c.n = uint(copy(c.sl[:], m[:]))
-			depot.spare = append(depot.spare, m)
-			return
-		}
-		for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
-			for p.local.n > 0 && c.n < cacheBatch {
-				c.push(popPool(p))
-			}
-		}
-		if c.n == 0 {
+		if m := fillCache(c); m != nil {
+			emptiedMagazine(m)
+		} else if c.n == 0 {
 			p := std.emptyPool()
 			if p == nil {
 				panic(std.full())
@@ -97,14 +90,13 @@ func unpinnedRefill(c *pcache) {
 	}
 }
 
-// unpinnedFlush is deleteSlow's flush for a private, full cache.
+// unpinnedFlush is deleteSlow's flush (flushCache) for a private, full
+// cache.
 func unpinnedFlush(c *pcache) {
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	depot.flushes++
 	m := spareMagazine()
-	copy(m[:], c.sl[:cacheBatch])
-	copy(c.sl[:], c.sl[cacheBatch:])
-	c.n -= cacheBatch
+	flushCache(c, m)
 	depot.mags = append(depot.mags, m)
 }
