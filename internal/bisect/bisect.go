@@ -21,13 +21,13 @@
 // parallel branches cannot always be halved.
 //
 // Before bisecting, Run confirms the regression: the first step judges bad
-// itself (Step.Confirmation). Unless it is Bad, nothing is bisected
+// itself (a Confirm step). Unless it is Bad, nothing is bisected
 // (NoRegression when it is Good, NotConfirmed otherwise). After the search,
 // and before naming a culprit, it judges bad against good once more
-// (Step.Recheck): every verdict of the search assumed that bad stays bad, and
+// (a Recheck step): every verdict of the search assumed that bad stays bad, and
 // a regression that no longer reproduces (the machine changed under a long
 // bisection) ends in NotReproducible, naming no one. Last, the one commit
-// the search left is judged against its own (first) parent (Step.Verify):
+// the search left is judged against its own (first) parent (a Verify step):
 // the search compared every commit with good, so a culprit is named only
 // when the slowdown is seen where the commit lands, and otherwise the
 // bisection ends Unverified, naming no one either (the slowdown may be the
@@ -133,21 +133,13 @@ type Outcome struct {
 
 // Step is one oracle call.
 type Step struct {
-	Number       int  // 1, 2, ...: every oracle call counts, retries included
-	Planned      int  // Bisection.Planned: the steps the bisection plans
-	Attempt      int  // 1, then 2, ... when an Inconclusive step is judged again
-	Confirmation bool // the first step: Commit is bad, to confirm the regression
-	// Recheck marks the last step: bad judged against good again before a
-	// culprit is named, so that a regression that no longer reproduces
-	// (the machine changed under the bisection) names no one.
-	Recheck bool
-	// Verify marks the step after the recheck: the one commit the search
-	// left judged against its first parent (Good is then that parent), so
-	// that a culprit is named only where the slowdown lands.
-	Verify bool
-	Commit gitrev.Commit // the commit to judge
+	Number  int           // 1, 2, ...: every oracle call counts, retries included
+	Planned int           // Bisection.Planned: the steps the bisection plans
+	Attempt int           // 1, then 2, ... when an Inconclusive step is judged again
+	Kind    Kind          // what the step is for: Confirm, Search, Recheck or Verify
+	Commit  gitrev.Commit // the commit to judge
 	// Good is what to compare Commit with: the good revision, or the
-	// commit's parent when Verify.
+	// commit's parent for a Verify step.
 	Good gitrev.Commit
 	// Alpha is the false-alarm rate this step's oracle must hold:
 	// analysis.StepAlpha(Options.Alpha, Planned, Number).
@@ -410,7 +402,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		return r.stop(fmt.Errorf("bisect: alpha %v is out of range: accepted: 0 < alpha < 1", opts.Alpha))
 	}
 
-	v, ok := r.judge(b.bad, b.good, confirmStep)
+	v, ok := r.judge(b.bad, b.good, Confirm)
 	if !ok {
 		return r.res
 	}
@@ -429,7 +421,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 		if x < 0 {
 			break
 		}
-		v, ok := r.judge(b.commits[x], b.good, searchStep)
+		v, ok := r.judge(b.commits[x], b.good, Search)
 		if !ok {
 			return r.res
 		}
@@ -449,7 +441,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	// the search assumed that bad stays bad. (With no search step since
 	// the confirmation, it would repeat the confirmation.)
 	if searched {
-		v, ok = r.judge(b.bad, b.good, recheckStep)
+		v, ok = r.judge(b.bad, b.good, Recheck)
 		if !ok {
 			return r.res
 		}
@@ -469,7 +461,7 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	// Bad against good, its parent, was just judged Bad: that was the
 	// verification.
 	if c.Hash != b.bad.Hash || parent.Hash != b.good.Hash {
-		v, ok = r.judge(c, parent, verifyStep)
+		v, ok = r.judge(c, parent, Verify)
 		if !ok {
 			return r.res
 		}
@@ -483,15 +475,39 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	return r.res
 }
 
-// stepKind is what a step is for.
-type stepKind int
+// Kind is what a step is for.
+type Kind int
 
 const (
-	confirmStep stepKind = iota // bad against good, first
-	searchStep                  // a candidate against good
-	recheckStep                 // bad against good, after the search
-	verifyStep                  // the one candidate left against its parent
+	// Confirm is the first step: bad against good, to confirm the
+	// regression.
+	Confirm Kind = iota
+	// Search judges a candidate against good.
+	Search
+	// Recheck judges bad against good again after the search, before a
+	// culprit is named, so that a regression that no longer reproduces
+	// (the machine changed under the bisection) names no one.
+	Recheck
+	// Verify judges the one commit the search left against its first
+	// parent (Step.Good), so that a culprit is named only where the
+	// slowdown lands.
+	Verify
 )
+
+// String is "confirm", "search", "recheck" or "verify".
+func (k Kind) String() string {
+	switch k {
+	case Confirm:
+		return "confirm"
+	case Search:
+		return "search"
+	case Recheck:
+		return "recheck"
+	case Verify:
+		return "verify"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
 
 // run is the state of one Run.
 type run struct {
@@ -507,7 +523,7 @@ type run struct {
 // judge asks the oracle about c against good (a step of the given kind),
 // retrying an Inconclusive verdict with a doubled budget up to r.retries
 // times. ok is false when Run must stop (r.res then says why).
-func (r *run) judge(c, good gitrev.Commit, kind stepKind) (v Verdict, ok bool) {
+func (r *run) judge(c, good gitrev.Commit, kind Kind) (v Verdict, ok bool) {
 	for attempt := 1; ; attempt++ {
 		if err := r.ctx.Err(); err != nil {
 			r.stop(err)
@@ -515,8 +531,7 @@ func (r *run) judge(c, good gitrev.Commit, kind stepKind) (v Verdict, ok bool) {
 		}
 		r.number++
 		s := Step{
-			Number: r.number, Planned: r.res.Planned, Attempt: attempt,
-			Confirmation: kind == confirmStep, Recheck: kind == recheckStep, Verify: kind == verifyStep,
+			Number: r.number, Planned: r.res.Planned, Attempt: attempt, Kind: kind,
 			Commit: c, Good: good,
 			Alpha:  analysis.StepAlpha(r.res.Alpha, r.res.Planned, r.number),
 			Budget: math.Ldexp(1, attempt-1),

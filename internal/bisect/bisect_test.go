@@ -52,7 +52,7 @@ type script struct {
 func (s *script) oracle(_ context.Context, st Step) Outcome {
 	s.calls = append(s.calls, st)
 	h := st.Commit.Hash
-	if !st.Confirmation && s.unbuildable[h] {
+	if st.Kind != Confirm && s.unbuildable[h] {
 		return Outcome{Verdict: Unbuildable, Detail: "cannot build"}
 	}
 	if st.Attempt <= s.inconclusive[h] {
@@ -60,7 +60,7 @@ func (s *script) oracle(_ context.Context, st Step) Outcome {
 	}
 	// Against its parent (Verify), a commit is slower only when it is the
 	// first bad one; against good, whenever it is bad.
-	if s.isBad(h) && !(st.Verify && s.isBad(st.Good.Hash)) {
+	if s.isBad(h) && !(st.Kind == Verify && s.isBad(st.Good.Hash)) {
 		return Outcome{Verdict: Bad, Detail: "+50%"}
 	}
 	return Outcome{Verdict: Good, Detail: "+0%"}
@@ -75,22 +75,22 @@ func checkSteps(t *testing.T, b *Bisection, res Result, onStep []StepRecord) {
 	if len(res.Steps) == 0 {
 		t.Fatal("no step")
 	}
-	if s := res.Steps[0].Step; !s.Confirmation || s.Commit != b.Bad() {
+	if s := res.Steps[0].Step; s.Kind != Confirm || s.Commit != b.Bad() {
 		t.Errorf("step 1 = %+v, want the confirmation on bad", s)
 	}
 	sum := 0.0
 	for i, rec := range res.Steps {
 		s := rec.Step
 		good := b.Good()
-		if s.Verify {
+		if s.Kind == Verify {
 			good = *res.Parent
 		}
 		if s.Number != i+1 || s.Planned != b.Planned() || s.Good != good {
 			t.Errorf("step %d: %+v", i+1, s)
 		}
 		// The confirmation's attempts come first; bad is never judged after.
-		if s.Confirmation != (s.Commit == b.Bad() && s.Attempt == s.Number) {
-			t.Errorf("step %d: Confirmation=%v", s.Number, s.Confirmation)
+		if (s.Kind == Confirm) != (s.Commit == b.Bad() && s.Attempt == s.Number) {
+			t.Errorf("step %d: Kind=%v", s.Number, s.Kind)
 		}
 		if s.Alpha != analysis.StepAlpha(res.Alpha, b.Planned(), s.Number) || s.Alpha <= 0 {
 			t.Errorf("step %d: Alpha %v, want StepAlpha's %v", s.Number, s.Alpha, analysis.StepAlpha(res.Alpha, b.Planned(), s.Number))
@@ -150,13 +150,13 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 		if len(res.Steps) > b.Planned() {
 			t.Errorf("culprit c%d: %d steps, more than the %d planned", k, len(res.Steps), b.Planned())
 		}
-		if last := res.Steps[len(res.Steps)-1].Step; !last.Verify || last.Commit.Hash != hs[k] || last.Good.Hash != hs[k-1] ||
+		if last := res.Steps[len(res.Steps)-1].Step; last.Kind != Verify || last.Commit.Hash != hs[k] || last.Good.Hash != hs[k-1] ||
 			res.Parent == nil || res.Parent.Hash != hs[k-1] {
 			t.Errorf("culprit c%d: the last step %+v is not c%d against its parent c%d", k, last, k, k-1)
 		}
 		judged := map[string]bool{}
 		for _, st := range res.Steps {
-			if st.Step.Recheck || st.Step.Verify {
+			if st.Step.Kind == Recheck || st.Step.Kind == Verify {
 				continue // bad once more, and the culprit against its parent
 			}
 			if judged[st.Step.Commit.Hash] {
@@ -285,7 +285,7 @@ func TestConfirmation(t *testing.T) {
 		if res.Status != c.status || (c.status != Found && (len(res.Steps) != c.steps || res.Culprit != nil || res.Candidates != nil)) {
 			t.Errorf("%s: %v after %d steps, culprit %v, candidates %v; want %v after %d", c.name, res.Status, len(res.Steps), res.Culprit, res.Candidates, c.status, c.steps)
 		}
-		if c.status == Found && (res.Culprit.Hash != hs[1] || len(res.Steps) < c.steps || !res.Steps[1].Step.Confirmation) {
+		if c.status == Found && (res.Culprit.Hash != hs[1] || len(res.Steps) < c.steps || res.Steps[1].Step.Kind != Confirm) {
 			t.Errorf("%s: culprit %v, steps %+v", c.name, res.Culprit, res.Steps)
 		}
 		checkSteps(t, b, res, nil)
@@ -430,7 +430,7 @@ func TestUnfinished(t *testing.T) {
 			return Outcome{Verdict: Bad}
 		}}, failing, 3, true},
 		{"context ended", ctx, Options{Oracle: func(_ context.Context, s Step) Outcome {
-			if s.Confirmation {
+			if s.Kind == Confirm {
 				return Outcome{Verdict: Bad}
 			}
 			cancel()
@@ -485,11 +485,11 @@ func testRecheck(t *testing.T, b *Bisection, hs []string, final, verify Verdict)
 	{
 		oracle := func(_ context.Context, st Step) Outcome {
 			switch {
-			case st.Verify:
+			case st.Kind == Verify:
 				return Outcome{Verdict: verify}
-			case st.Recheck:
+			case st.Kind == Recheck:
 				return Outcome{Verdict: final}
-			case st.Confirmation:
+			case st.Kind == Confirm:
 				return Outcome{Verdict: Bad}
 			}
 			return Outcome{Verdict: Good} // every step: not slower
@@ -499,13 +499,13 @@ func testRecheck(t *testing.T, b *Bisection, hs []string, final, verify Verdict)
 		if final == Bad {
 			last = res.Steps[len(res.Steps)-2].Step
 		}
-		if !last.Recheck || last.Commit.Hash != hs[8] || last.Confirmation {
+		if last.Kind != Recheck || last.Commit.Hash != hs[8] {
 			t.Errorf("final %v: the step %+v is not the recheck of bad", final, last)
 		}
 		switch {
 		case final == Bad:
 			v := res.Steps[len(res.Steps)-1].Step
-			if !v.Verify || v.Commit.Hash != hs[8] || v.Good.Hash != hs[7] || res.Parent == nil || res.Parent.Hash != hs[7] {
+			if v.Kind != Verify || v.Commit.Hash != hs[8] || v.Good.Hash != hs[7] || res.Parent == nil || res.Parent.Hash != hs[7] {
 				t.Errorf("recheck Bad: the last step %+v is not c8 against its parent c7", v)
 			}
 			want, culprit := Found, true

@@ -143,7 +143,7 @@ func TestBisectRandomHistories(t *testing.T) {
 		perCommit := map[string]int{}
 		skipped := map[string]bool{}
 		for _, st := range res.Steps {
-			if st.Step.Recheck || st.Step.Verify {
+			if st.Step.Kind == Recheck || st.Step.Kind == Verify {
 				continue // bad once more, and the culprit against its parent
 			}
 			perCommit[st.Step.Commit.Hash]++

@@ -211,11 +211,11 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	rule := bp.rule
 	rule.Alpha = s.Alpha
 	rule.BaseName, rule.HeadName = "good", s.Commit.Short
-	if s.Verify {
+	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
 	o.Rule = &rule
-	if !s.Confirmation {
+	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
 			if bp.tracked[b.Label] {
@@ -243,7 +243,7 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	case v.Comparison == nil:
 		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + runs}
 	}
-	if s.Confirmation {
+	if s.Kind == bisect.Confirm {
 		bp.tracked = map[string]bool{}
 		for _, r := range v.Comparison.Regressions() {
 			bp.tracked[r.Label] = true
@@ -295,22 +295,16 @@ func oneLine(s string) string {
 
 // stepName is "2/8", "1/8 (confirm)" or "3/8 retry".
 func stepName(s bisect.Step) string {
+	var tags []string
+	if s.Kind != bisect.Search {
+		tags = append(tags, s.Kind.String())
+	}
+	if s.Attempt > 1 {
+		tags = append(tags, "retry")
+	}
 	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
-	switch {
-	case s.Verify && s.Attempt > 1:
-		n += " verify, retry"
-	case s.Verify:
-		n += " verify"
-	case s.Recheck && s.Attempt > 1:
-		n += " recheck, retry"
-	case s.Recheck:
-		n += " recheck"
-	case s.Confirmation && s.Attempt > 1:
-		n += " confirm, retry"
-	case s.Confirmation:
-		n += " confirm"
-	case s.Attempt > 1:
-		n += " retry"
+	if len(tags) > 0 {
+		n += " " + strings.Join(tags, ", ")
 	}
 	return n
 }
@@ -324,7 +318,7 @@ func stepLine(s bisect.Step, o bisect.Outcome) string {
 	if o.Err != nil {
 		verdict, detail = "error", o.Err.Error()
 	}
-	if s.Verify {
+	if s.Kind == bisect.Verify {
 		verdict += " against its parent " + s.Good.Short
 	}
 	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, s.Commit.SubjectUpTo(50), verdict, detail)
