@@ -167,11 +167,9 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		}
 	} else {
 		fmt.Fprintln(stdout)
-		for _, line := range strings.Split(resultLine(res), "\n") {
-			fmt.Fprintln(stdout, report.WrapWords(line, bp.ropts.Width, 0, "  "))
-		}
+		fmt.Fprintln(stdout, wrapMessage(resultLine(res), bp.ropts.Width))
 		if changes != "" {
-			fmt.Fprintln(stdout, report.WrapWords(changes, bp.ropts.Width, 0, "  "))
+			fmt.Fprintln(stdout, wrapMessage(changes, bp.ropts.Width))
 		}
 	}
 	if sig := caught(); sig != nil {

@@ -9,8 +9,8 @@ import (
 
 // wrapWriter writes each line it is given broken at spaces to fit a
 // terminal cols wide (report.WrapWords), continuation lines indented four
-// spaces beyond the line's own indent: the notes ab and bisect print on stderr. With cols 0 (not
-// a terminal) it writes lines whole.
+// spaces beyond the line's own indent: the notes ab and bisect print on
+// stderr. With cols 0 (not a terminal) it writes lines whole.
 type wrapWriter struct {
 	w    io.Writer
 	cols int

@@ -62,19 +62,19 @@ const (
 // commit's go.mod asks for.
 //
 // Cache. Entries no Build has used for 14 days are removed (by the next
-// Builder that prepares the directory). A binary is cached under the commit's full hash and a key of
-// everything else that shapes it: Package, Tags, Env, the Go version and
-// target (`go env`) and the build recipe. It is written to a temporary
-// directory inside the cache directory and renamed into place, so a build
-// that is killed, or two builds of one commit running at once (in one
-// process or several), never leave a partial binary under the final name:
-// a file under a final name is always a whole binary. A build that fails
-// leaves a marker (NAME.failed, holding the compiler's last lines), and the
-// next Build of that commit returns the same *BuildError without building
-// again unless RetryFailed is set. A build stopped by a signal (an
-// interruption, the OOM killer) or a cancelled context is not remembered;
-// a failure outside the commit that the Go command reports as an ordinary
-// error (a module download without network) is, until RetryFailed.
+// Builder that prepares the directory). A binary is cached under the
+// commit's full hash and a key of everything else that shapes it: Package,
+// Tags, Env, the Go version and target (`go env`) and the build recipe. It
+// is written to a temporary directory inside the cache directory and renamed
+// into place, so a build that is killed, or two builds of one commit running
+// at once (in one process or several), never leave a partial binary under
+// the final name: a file under a final name is always a whole binary. A
+// build that fails leaves a marker (NAME.failed, holding the compiler's last
+// lines), and the next Build of that commit returns the same *BuildError
+// without building again unless RetryFailed is set. A build stopped by a
+// signal (an interruption, the OOM killer) or a cancelled context is not
+// remembered; a failure outside the commit that the Go command reports as an
+// ordinary error (a module download without network) is, until RetryFailed.
 //
 // A Builder may be used concurrently once its fields are set; it must not be
 // copied after first use.
