@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -150,13 +151,14 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
 		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
 		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), bp.maxTime, 100*bp.rule.Threshold, bp.alpha)
+	stepsOut := newWrapWriter(stdout, bp.ropts.Width)
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,
 		Alpha:  bp.alpha,
 		OnStep: func(s bisect.Step, o bisect.Outcome) {
 			bp.steps = append(bp.steps, bisectStep{step: s, outcome: o})
 			if bp.format == "text" {
-				fmt.Fprintln(stdout, stepLine(s, o))
+				fmt.Fprintln(stepsOut, stepLine(s, o))
 			}
 		},
 	})
@@ -307,9 +309,10 @@ func stepName(s bisect.Step) string {
 	return n
 }
 
-// stepLine is one step of the text report, in two lines that fit 80
-// columns: the step, commit and subject; then the verdict with the tracked
-// rows' estimates and intervals, and the runs.
+// stepLine is one step of the text report, in two lines: the step, commit
+// and subject, cut to fit 80 columns; then the verdict with the tracked
+// rows' estimates and intervals, and the runs (wrapped on a terminal by
+// the caller).
 func stepLine(s bisect.Step, o bisect.Outcome) string {
 	verdict := o.Verdict.String()
 	detail := o.Detail
@@ -319,7 +322,11 @@ func stepLine(s bisect.Step, o bisect.Outcome) string {
 	if s.Kind == bisect.Verify {
 		verdict += " against its parent " + s.Good.Short
 	}
-	return fmt.Sprintf("step %-13s %s  %s\n    %s: %s", stepName(s), s.Commit.Short, s.Commit.SubjectUpTo(50), verdict, detail)
+	name := fmt.Sprintf("%-13s", stepName(s))
+	// The subject takes what 80 columns leave of the first line, at most 50.
+	head := fmt.Sprintf("step %s %s  ", name, s.Commit.Short)
+	subject := s.Commit.SubjectUpTo(min(50, 80-utf8.RuneCountInString(head)))
+	return fmt.Sprintf("%s%s\n    %s: %s", head, subject, verdict, detail)
 }
 
 // resultLine says how the bisection ended, and the culprit with its subject.
