@@ -145,7 +145,7 @@ func BenchmarkCalibrateUnpinned(b *testing.B) {
 	if bad != 0 {
 		b.Fatalf("%d wrong values", bad)
 	}
-	for c.n > 0 {
+	for c.len() > 0 {
 		unpinnedNew(c, nil).Delete()
 	}
 }

@@ -70,9 +70,9 @@ const (
 	maxCaches = 1024
 )
 
-// pcache is one P's cache of free slots, a stack of their handles:
-// sl[:n], newest last. Only a goroutine pinned to its P uses it (see
-// cache_norace.go).
+// pcache is one P's cache of free slots: a double-ended queue of their
+// handles, sl[i%cacheSize] for bottom <= i < top, newest on top. Only a
+// goroutine pinned to its P uses it (see cache_norace.go).
 //
 // It holds handles, not slot pointers: a handle is what NewHandle returns,
 // so a pop yields the result with no load of the slot, and Delete pushes
@@ -82,68 +82,96 @@ const (
 // a cached slot stays in the directory (see the invariants above), which
 // is what stdSlot relies on.
 //
-// It is a stack, so that a goroutine that creates and deletes in turn
-// keeps reusing the same few slots, which stay in its core's cache.
+// NewHandle pops from the top, and a Delete of the slot the cache handed
+// out last pushes it back there, so that a goroutine that creates and
+// deletes in turn keeps reusing the same few slots, which stay in its
+// core's cache. Every other freed slot goes to the bottom (see
+// pushFreed), and a full cache gives its bottom half to the depot.
+//
+// top and bottom run free: bottom-- below zero wraps, and since cacheSize
+// divides 2^64, top-bottom is still the count and i%cacheSize the index.
 type pcache struct {
-	_ [64]byte // away from its neighbours in memory
-	n uint
+	_           [64]byte // away from its neighbours in memory
+	top, bottom uint
 	// last is the handle the last pop returned (see pushFreed).
 	last Handle
 	sl   [cacheSize]Handle
 	_    [64]byte
 }
 
+// len returns the number of cached handles.
+func (c *pcache) len() uint { return c.top - c.bottom }
+
 // pop takes the newest cached handle, or returns 0 (no handle) if there
 // is none.
 func (c *pcache) pop() Handle {
-	if c.n == 0 {
+	if c.top == c.bottom {
 		return 0
 	}
-	c.n--
-	h := c.sl[c.n%cacheSize]
+	c.top--
+	h := c.sl[c.top%cacheSize]
 	c.last = h
 	return h
 }
 
 // push caches h on top, or returns false if the cache is full.
 func (c *pcache) push(h Handle) bool {
-	if c.n == cacheSize {
+	if c.top-c.bottom == cacheSize {
 		return false
 	}
-	c.sl[c.n%cacheSize] = h
-	c.n++
+	c.sl[c.top%cacheSize] = h
+	c.top++
 	return true
 }
 
 // pushFreed caches h, the next handle of a slot Delete freed, or returns
 // false if the cache is full.
 //
-// A slot this P handed out last (h is c.last's next handle) goes on top,
-// where the next pop reuses it while it is warm. Any other slot goes just
-// under the top, which stays: such a slot may come from another P's
-// cache, and its neighbours in memory (a cache line holds two or three
-// slots) may be at the top there. On top here, it would be reused by
-// this P while that P reuses its neighbour, and the two cores would
-// write one cache line in turn at every handle (false sharing) for as
-// long as both stacks stayed as they are: a goroutine that moves to
-// another P between a NewHandle and its Delete does that, and the
-// parallel BenchmarkHandle measures it (results/boxroot-handle-bench.md,
-// "False sharing between the Ps' caches"). A cache that never handed a
-// slot out (c.last is 0: the P only deletes, as a consumer of message
-// passing does) has no top of its own to keep, and pushes on top without
-// the extra load and store.
+// The slot this P handed out last (h is c.last's next handle) goes on top,
+// where the next pop reuses it while it is warm. Any other slot goes to
+// the bottom, and is reused only after every slot above it. Such a slot
+// may come from another P's cache, and its neighbours in memory (a cache
+// line holds two or three slots) may be that P's top: reused here while
+// that P reuses its neighbour, the two cores would write one cache line
+// in turn at every handle (false sharing) for as long as both stayed on
+// top. A goroutine that moves to another P between a NewHandle and its
+// Delete brings such a slot, and when it moves back the other way the P
+// it left loses its own top. Below the top it would still become the top
+// then; at the bottom, the new top is the next of the P's own slots. The
+// parallel BenchmarkHandle measures this (results/boxroot-handle-bench.md,
+// "False sharing between the Ps' caches"). A consumer of message passing
+// frees only other Ps' slots, all to the bottom, at the same cost as on
+// top.
 func (c *pcache) pushFreed(h Handle) bool {
-	if c.n == cacheSize {
+	if c.top-c.bottom == cacheSize {
 		return false
 	}
-	i := c.n % cacheSize
-	if i > 0 && c.last != 0 && h != c.last+tagOne {
-		c.sl[i] = c.sl[i-1]
-		i--
+	if h == c.last+tagOne {
+		c.sl[c.top%cacheSize] = h
+		c.top++
+		return true
 	}
-	c.sl[i] = h
-	c.n++
+	c.bottom--
+	c.sl[c.bottom%cacheSize] = h
 	return true
+}
+
+// takeOldest moves the len(dst) oldest cached handles, the bottom ones,
+// into dst, oldest first; the cache holds at least len(dst).
+func (c *pcache) takeOldest(dst []Handle) {
+	i := c.bottom % cacheSize
+	k := copy(dst, c.sl[i:])
+	copy(dst[k:], c.sl[:])
+	c.bottom += uint(len(dst))
+}
+
+// handles returns a copy of the cached handles, oldest first.
+func (c *pcache) handles() []Handle {
+	all := make([]Handle, c.len())
+	i := c.bottom % cacheSize
+	k := copy(all, c.sl[i:])
+	copy(all[k:], c.sl[:])
+	return all
 }
 
 // caches are the Ps' caches, by P id. A static array rather than
@@ -235,7 +263,7 @@ func deleteSlow(h Handle) {
 	depot.flushes++
 	m := spareMagazine()
 	if c := pinCache(); c != nil {
-		if c.n < cacheSize {
+		if c.len() < cacheSize {
 			// A goroutine that ran on this P meanwhile made room.
 			c.pushFreed(h)
 			unpinCache(c)
@@ -262,13 +290,12 @@ func spareMagazine() *magazine {
 	return new(magazine)
 }
 
-// flushCache moves the oldest cacheBatch slots of the full cache c into
-// the empty magazine m; the newest (the warmest) stay. Called with std.mu
+// flushCache moves the bottom cacheBatch slots of the full cache c (the
+// oldest, and other Ps' slots) into the empty magazine m; the top ones
+// (the warmest) stay. Called with std.mu
 // held and c the caller's (pinned, or private).
 func flushCache(c *pcache, m *magazine) {
-	copy(m[:], c.sl[:cacheBatch])
-	copy(c.sl[:], c.sl[cacheBatch:])
-	c.n -= cacheBatch
+	c.takeOldest(m[:])
 }
 
 // fillCache fills the empty cache c from the depot: with a whole magazine,
@@ -278,11 +305,11 @@ func flushCache(c *pcache, m *magazine) {
 // held and c the caller's (pinned, or private).
 func fillCache(c *pcache) (emptied *magazine) {
 	if m := popLast(&depot.mags); m != nil {
-		c.n = uint(copy(c.sl[:], m[:]))
+		c.top, c.bottom = uint(copy(c.sl[:], m[:])), 0
 		return m
 	}
-	for p := depot.partial.head; p != nil && c.n < cacheBatch; p = depot.partial.head {
-		for p.local.n > 0 && c.n < cacheBatch {
+	for p := depot.partial.head; p != nil && c.len() < cacheBatch; p = depot.partial.head {
+		for p.local.n > 0 && c.len() < cacheBatch {
 			c.push(popPool(p))
 		}
 	}
@@ -313,7 +340,7 @@ func depotRefill() Handle {
 	for {
 		if c := pinCache(); c != nil {
 			var m *magazine
-			if c.n == 0 { // else a goroutine on this P refilled it meanwhile
+			if c.len() == 0 { // else a goroutine on this P refilled it meanwhile
 				m = fillCache(c)
 			}
 			h := c.pop()

@@ -50,7 +50,7 @@ func cachedPools() map[int32]bool {
 	seen := map[int32]bool{}
 	for id := range caches {
 		c := pinCacheID(id)
-		for _, h := range c.sl[:c.n] {
+		for _, h := range c.handles() {
 			seen[int32(h&indexMask>>poolLog)] = true
 		}
 		unpinCacheID(id)
@@ -641,34 +641,48 @@ func TestDropInModel(t *testing.T) {
 }
 
 // TestCacheKeepsItsTop checks where a P's cache puts a freed slot: the
-// slot it handed out last goes back on top (reused next, while warm);
-// any other goes just under the top, which stays, unless the cache never
-// handed a slot out (see pcache.pushFreed).
+// slot it handed out last goes back on top (reused next, while warm); any
+// other goes to the bottom, and is reused only after every slot above it,
+// even when the P's own top has gone to another P (see pcache.pushFreed).
 func TestCacheKeepsItsTop(t *testing.T) {
 	h := func(i int) Handle { return Handle(i) + 5*tagOne }
 	var c pcache
-	c.push(h(1))
-	c.push(h(2))
-	got := c.pop() // h(2), handed out last
-	if got != h(2) || c.last != h(2) {
-		t.Fatalf("pop = %#x, last = %#x; want %#x", got, c.last, h(2))
+	for i := 1; i <= 3; i++ {
+		c.push(h(i))
 	}
-	c.pushFreed(h(7) + tagOne) // another P's slot: under the top h(1)
-	c.pushFreed(h(2) + tagOne) // its own: on top
-	want := []Handle{h(7) + tagOne, h(1), h(2) + tagOne}
-	if !slices.Equal(c.sl[:c.n], want) {
-		t.Errorf("cache = %#x, want %#x", c.sl[:c.n], want)
+	if got := c.pop(); got != h(3) || c.last != h(3) {
+		t.Fatalf("pop = %#x, last = %#x; want %#x", got, c.last, h(3))
 	}
-	var deleter pcache // never handed a slot out: pushes on top
-	deleter.pushFreed(h(9))
-	deleter.pushFreed(h(8))
-	if want := []Handle{h(9), h(8)}; !slices.Equal(deleter.sl[:deleter.n], want) {
-		t.Errorf("a cache that never popped holds %#x, want %#x", deleter.sl[:deleter.n], want)
+	c.pushFreed(h(7) + tagOne) // another P's slot: to the bottom
+	c.pushFreed(h(3) + tagOne) // its own: on top
+	want := []Handle{h(7) + tagOne, h(1), h(2), h(3) + tagOne}
+	if got := c.handles(); !slices.Equal(got, want) {
+		t.Errorf("cache = %#x, want %#x (oldest first)", got, want)
 	}
-	for c.n < cacheSize {
+	// The top goes to another P and is deleted there: the next top is
+	// the P's own h(2), not the foreign slot.
+	c.pop()
+	c.pushFreed(h(8) + tagOne)
+	if got := c.pop(); got != h(2) {
+		t.Errorf("after losing its top, pop = %#x, want its own %#x", got, h(2))
+	}
+	c.pop() // h(1)
+	for _, w := range []Handle{h(7) + tagOne, h(8) + tagOne, 0} {
+		if got := c.pop(); got != w {
+			t.Errorf("pop = %#x, want %#x (other Ps' slots, in the order they came, then none)", got, w)
+		}
+	}
+	for c.len() < cacheSize {
 		c.pushFreed(h(3))
 	}
-	if c.pushFreed(h(4)) {
+	if c.pushFreed(h(4)) || c.push(h(4)) {
 		t.Error("a full cache took one more")
+	}
+	// The bottom half goes to a magazine, oldest first, also across the
+	// wrap of the ring.
+	var m magazine
+	flushCache(&c, &m)
+	if c.len() != cacheSize-cacheBatch || m[0] != h(3) {
+		t.Errorf("after a flush: %d cached, magazine starts %#x", c.len(), m[0])
 	}
 }

@@ -46,7 +46,7 @@ type unpinnedDomain struct {
 
 func (d *unpinnedDomain) Create(v any) Handle {
 	d.creates++
-	if d.c.n == 0 {
+	if d.c.len() == 0 {
 		unpinnedRefill(&d.c)
 	}
 	return unpinnedNew(&d.c, v)
@@ -56,7 +56,7 @@ func (d *unpinnedDomain) Get(h Handle) any { return h.Value() }
 
 func (d *unpinnedDomain) Delete(h Handle) {
 	d.deletes++
-	if d.c.n == cacheSize {
+	if d.c.len() == cacheSize {
 		unpinnedFlush(&d.c)
 	}
 	unpinnedDelete(&d.c, h)
@@ -65,9 +65,9 @@ func (d *unpinnedDomain) Delete(h Handle) {
 // Close gives the private cache back to the pools.
 func (d *unpinnedDomain) Close() {
 	std.mu.Lock()
-	giveToPools(d.c.sl[:d.c.n])
+	giveToPools(d.c.handles())
 	std.mu.Unlock()
-	d.c.n = 0
+	d.c.top, d.c.bottom = 0, 0
 	d.fi.closed(&d.creates, &d.deletes)
 }
 
@@ -77,10 +77,10 @@ func unpinnedRefill(c *pcache) {
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	depot.refills++
-	for c.n == 0 {
+	for c.len() == 0 {
 		if m := fillCache(c); m != nil {
 			emptiedMagazine(m)
-		} else if c.n == 0 {
+		} else if c.len() == 0 {
 			p := std.emptyPool()
 			if p == nil {
 				panic(std.full())
