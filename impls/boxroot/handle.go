@@ -16,15 +16,15 @@ func init() { std.init(Options{}) }
 // The drop-in API keeps free slots in two tiers, as a memory allocator's
 // per-CPU caches over a central free list:
 //
-//   - a cache per P (pcache): a stack of up to cacheSize free slots that
-//     NewHandle pops and Delete pushes while pinned to the P (procPin, as
+//   - a cache per P (pcache): up to cacheSize free slots that NewHandle
+//     pops and Delete pushes while pinned to the P (procPin, as
 //     sync.Pool does), with no atomic operation and no lock;
 //   - the depot, under std.mu: every other free slot, in a magazine
 //     (cacheBatch slots as a full cache gave them back, passed on whole to
 //     the next empty cache) or on its pool's local free list.
 //
 // An empty cache takes cacheBatch slots from the depot (depotRefill), a
-// full one gives its oldest cacheBatch back (deleteSlow). Both copy the
+// full one gives its bottom cacheBatch back (deleteSlow). Both copy the
 // handles between the cache and the depot under std.mu with the cache
 // pinned, so no free slot is ever outside the two tiers.
 //
@@ -253,8 +253,8 @@ func free(s *slot, h Handle) {
 }
 
 // deleteSlow caches h, a freed slot's next handle, when the calling P's
-// cache is full (or the P has none): the cache's oldest cacheBatch slots
-// go to the depot as a magazine, the newest (the warmest) stay.
+// cache is full (or the P has none): the cache's bottom cacheBatch slots
+// (see flushCache) go to the depot as a magazine, the top ones stay.
 //
 //go:noinline
 func deleteSlow(h Handle) {

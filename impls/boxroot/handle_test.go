@@ -640,6 +640,36 @@ func TestDropInModel(t *testing.T) {
 	checkReleased(t)
 }
 
+// TestCachesKeepTheirRegions replays what makes two Ps false-share: a
+// goroutine moves from P a to P b between a NewHandle and its Delete, and
+// later another moves back between its own pair. Each P then loops as
+// the parallel BenchmarkHandle does (pop, push back). Each P's top must
+// stay among the slots it started with, never beside the other's top:
+// neighbouring handles are neighbouring slots in memory, one cache line
+// apart at most.
+func TestCachesKeepTheirRegions(t *testing.T) {
+	var a, b pcache
+	for i := range 8 {
+		a.push(Handle(100+i) + tagOne) // region of a: slots 100-107
+		b.push(Handle(200+i) + tagOne) // region of b: slots 200-207
+	}
+	loop := func(c *pcache) Handle { // one create and delete in turn
+		h := c.pop()
+		c.pushFreed(h + tagOne)
+		return h & slotMask
+	}
+	loop(&a)
+	loop(&b)
+	// a's top, handed out on a, freed on b; then b's top, freed on a.
+	b.pushFreed(a.pop() + tagOne)
+	a.pushFreed(b.pop() + tagOne)
+	for range 3 {
+		if ta, tb := loop(&a), loop(&b); ta/100 != 1 || tb/100 != 2 {
+			t.Fatalf("tops after two moves: a reuses slot %d, b slot %d; want each its own region (1xx, 2xx)", ta, tb)
+		}
+	}
+}
+
 // TestCacheKeepsItsTop checks where a P's cache puts a freed slot: the
 // slot it handed out last goes back on top (reused next, while warm); any
 // other goes to the bottom, and is reused only after every slot above it,
