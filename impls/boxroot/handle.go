@@ -93,10 +93,8 @@ const (
 type pcache struct {
 	_           [64]byte // away from its neighbours in memory
 	top, bottom uint
-	// last is the handle the last pop returned (see pushFreed).
-	last Handle
-	sl   [cacheSize]Handle
-	_    [64]byte
+	sl          [cacheSize]Handle
+	_           [64]byte
 }
 
 // len returns the number of cached handles.
@@ -109,9 +107,7 @@ func (c *pcache) pop() Handle {
 		return 0
 	}
 	c.top--
-	h := c.sl[c.top%cacheSize]
-	c.last = h
-	return h
+	return c.sl[c.top%cacheSize]
 }
 
 // push caches h on top, or returns false if the cache is full.
@@ -127,8 +123,12 @@ func (c *pcache) push(h Handle) bool {
 // pushFreed caches h, the next handle of a slot Delete freed, or returns
 // false if the cache is full.
 //
-// The slot this P handed out last (h is c.last's next handle) goes on top,
-// where the next pop reuses it while it is warm. Any other slot goes to
+// The slot this P handed out last goes back on top, where the next pop
+// reuses it while it is warm. It is recognised without a record of its
+// own: a pop leaves the handle it returns in sl, just above the top, until
+// the next push there, so h is that handle's next one. (A stale entry
+// there can also match a slot the cache gave to the depot, which then goes
+// on top too: this decides placement only, never correctness.) Any other slot goes to
 // the bottom, and is reused only after every slot above it. Such a slot
 // may come from another P's cache, and its neighbours in memory (a cache
 // line holds two or three slots) may be that P's top: reused here while
@@ -146,7 +146,7 @@ func (c *pcache) pushFreed(h Handle) bool {
 	if c.top-c.bottom == cacheSize {
 		return false
 	}
-	if h == c.last+tagOne {
+	if h == c.sl[c.top%cacheSize]+tagOne {
 		c.sl[c.top%cacheSize] = h
 		c.top++
 		return true
