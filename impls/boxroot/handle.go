@@ -128,8 +128,8 @@ func (c *pcache) push(h Handle) bool {
 // own: a pop leaves the handle it returns in sl, just above the top, until
 // the next push there, so h is that handle's next one. (A stale entry
 // there can also match a slot the cache gave to the depot, which then goes
-// on top too: this decides placement only, never correctness.) Any other slot goes to
-// the bottom, and is reused only after every slot above it. Such a slot
+// on top too: this decides placement only, never correctness.) Any other
+// slot goes to the bottom, and is reused only after every slot above it. Such a slot
 // may come from another P's cache, and its neighbours in memory (a cache
 // line holds two or three slots) may be that P's top: reused here while
 // that P reuses its neighbour, the two cores would write one cache line
@@ -156,21 +156,18 @@ func (c *pcache) pushFreed(h Handle) bool {
 	return true
 }
 
-// takeOldest moves the len(dst) oldest cached handles, the bottom ones,
-// into dst, oldest first; the cache holds at least len(dst).
-func (c *pcache) takeOldest(dst []Handle) {
-	i := c.bottom % cacheSize
-	k := copy(dst, c.sl[i:])
+// copyOldest copies the len(dst) oldest cached handles, the bottom ones,
+// into dst, oldest first, and leaves them cached; the cache holds at least
+// len(dst).
+func (c *pcache) copyOldest(dst []Handle) {
+	k := copy(dst, c.sl[c.bottom%cacheSize:])
 	copy(dst[k:], c.sl[:])
-	c.bottom += uint(len(dst))
 }
 
 // handles returns a copy of the cached handles, oldest first.
 func (c *pcache) handles() []Handle {
 	all := make([]Handle, c.len())
-	i := c.bottom % cacheSize
-	k := copy(all, c.sl[i:])
-	copy(all[k:], c.sl[:])
+	c.copyOldest(all)
 	return all
 }
 
@@ -292,10 +289,11 @@ func spareMagazine() *magazine {
 
 // flushCache moves the bottom cacheBatch slots of the full cache c (the
 // oldest, and other Ps' slots) into the empty magazine m; the top ones
-// (the warmest) stay. Called with std.mu
-// held and c the caller's (pinned, or private).
+// (the warmest) stay. Called with std.mu held and c the caller's (pinned,
+// or private).
 func flushCache(c *pcache, m *magazine) {
-	c.takeOldest(m[:])
+	c.copyOldest(m[:])
+	c.bottom += cacheBatch
 }
 
 // fillCache fills the empty cache c from the depot: with a whole magazine,
