@@ -559,11 +559,10 @@ func (c *Comparison) finish(o Options) {
 	}
 	c.gate()
 	for i := range c.Rows {
-		if w := mediansOutsidePairs(c.Rows[i]); w != "" {
-			c.Rows[i].Warnings = append(c.Rows[i].Warnings, w)
+		r := &c.Rows[i]
+		if w := mediansOutsidePairs(*r); w != "" {
+			r.Warnings = append(r.Warnings, w)
 		}
-	}
-	for _, r := range c.Rows {
 		for _, w := range r.Warnings {
 			c.warnf("%s: %s", r.Label, w)
 		}

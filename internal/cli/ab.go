@@ -499,7 +499,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 			fmt.Fprintf(&buf, "```\n\n</details>\n")
 		}
 	} else {
-		fmt.Fprintf(&buf, "\n%s\n\n", report.WrapWords(sessionLine(f), p.ropts.Width, 0, "  "))
+		fmt.Fprintf(&buf, "\n%s\n\n", wrapMessage(sessionLine(f), p.ropts.Width))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
 		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
