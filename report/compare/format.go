@@ -111,9 +111,9 @@ func Text(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 0)
 // TextWidth is Text for a terminal cols columns wide (0: unknown, or not a
 // terminal): when the table is wider, it leaves out the runs an
 // inconclusive row still needs from the gate column (the summary line
-// states them), then the p column, then the delta interval (textLayout),
-// never the conclusion; the method, summary and warning lines wrap at
-// spaces.
+// states them), then the p column, the delta interval and the verdict, and
+// last wraps the conclusion (textLayout), never leaving it out; the method,
+// summary and warning lines wrap at spaces.
 func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s\n", report.WrapWords(fmt.Sprintf("%s: base = %s, head = %s; %s%s",
@@ -142,25 +142,31 @@ func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 }
 
 // textLayout is how much of Text's table a terminal's width leaves: the
-// widest layout shows every column; narrower ones leave out, in turn, the
-// runs still needed from the gate cells (the summary line keeps them),
-// the p column (the Markdown details keep it), the delta interval (the
-// conclusion column states its bound that matters) and the verdict (the
-// conclusion says "slower by at least" or "faster by at least" when the
-// change is significant); the narrowest wraps the conclusion over lines
-// of conclusionWrap characters. The conclusion stays: every row says what
-// it ruled out.
-type textLayout struct{ shortGate, noP, noInterval, noVerdict, wrapConclusion bool }
+// widest layout shows every column, and each narrower one gives up one
+// more thing, keeping what the wider ones gave up. The conclusion stays:
+// every row says what it ruled out.
+type textLayout int
+
+const (
+	allColumns textLayout = iota
+	// shortGate: the gate cells leave out the runs still needed (the
+	// summary line keeps them).
+	shortGate
+	// noP: no p column (the Markdown details keep it).
+	noP
+	// noInterval: no delta interval (the conclusion states its bound that
+	// matters).
+	noInterval
+	// noVerdict: no verdict column (the conclusion says "slower by at
+	// least" or "faster by at least" when the change is significant).
+	noVerdict
+	// wrapConclusion: the conclusion wraps over lines of conclusionWrap
+	// characters.
+	wrapConclusion
+)
 
 // textLayouts are the layouts, widest first.
-var textLayouts = []textLayout{
-	{},
-	{shortGate: true},
-	{shortGate: true, noP: true},
-	{shortGate: true, noP: true, noInterval: true},
-	{shortGate: true, noP: true, noInterval: true, noVerdict: true},
-	{shortGate: true, noP: true, noInterval: true, noVerdict: true, wrapConclusion: true},
-}
+var textLayouts = []textLayout{allColumns, shortGate, noP, noInterval, noVerdict, wrapConclusion}
 
 // conclusionWrap is the conclusion column's width in the narrowest layout.
 const conclusionWrap = 18
@@ -182,25 +188,25 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 		{"head", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Head) }, func() string { return seconds(c.Geomean.Head) }},
 		{"delta", tw.AlignRight, func(r analysis.Row) string { return pct(r.Delta, 2) }, func() string { return pct(c.Geomean.Delta, 2) }},
 	}
-	if !l.noInterval {
+	if l < noInterval {
 		cols = append(cols, column{"delta interval", tw.AlignLeft, interval, none})
 	}
-	if !l.noP {
+	if l < noP {
 		cols = append(cols, column{"p", tw.AlignLeft, func(r analysis.Row) string { return pValue(c, r) }, none})
 	}
-	if !l.noVerdict {
+	if l < noVerdict {
 		cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
 	}
 	if gate {
 		cols = append(cols, column{"gate " + pctPlain(c.Threshold), tw.AlignLeft, func(r analysis.Row) string {
-			if l.shortGate && r.Gate == analysis.Inconclusive {
+			if l >= shortGate && r.Gate == analysis.Inconclusive {
 				return "inconclusive"
 			}
 			return gateText(r)
 		}, none})
 	}
 	conclusion := Conclusion
-	if l.wrapConclusion {
+	if l >= wrapConclusion {
 		conclusion = func(r analysis.Row) string {
 			return report.WrapWords(Conclusion(r), conclusionWrap, 0, "")
 		}

@@ -356,7 +356,7 @@ func TestTextWidth(t *testing.T) {
 	}
 	// Each layout fits where the one before it does not: a terminal as
 	// wide as a layout gets that layout.
-	for i, l := range textLayouts {
+	for _, l := range textLayouts {
 		want, err := textTable(c, l)
 		if err != nil {
 			t.Fatal(err)
@@ -366,7 +366,7 @@ func TestTextWidth(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), string(trimLines([]byte(want)))) {
-			t.Errorf("layout %d (%+v) not chosen at its own width %d:\n%s", i, l, report.TextWidth(want), b.String())
+			t.Errorf("layout %d not chosen at its own width %d:\n%s", l, report.TextWidth(want), b.String())
 		}
 	}
 	if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(SummaryLine(c)), " ")) {
