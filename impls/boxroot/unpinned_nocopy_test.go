@@ -59,11 +59,7 @@ func (d *nocopyDomain) Delete(h Handle) {
 func (d *nocopyDomain) refill() {
 	std.mu.Lock()
 	defer std.mu.Unlock()
-	if d.m != nil {
-		giveToPools(d.m[:d.n])
-		depot.spare = append(depot.spare, d.m)
-		d.m, d.n = nil, 0
-	}
+	d.giveBack()
 	if m := popLast(&depot.mags); m != nil {
 		d.m, d.n = m, cacheBatch
 		return
@@ -95,13 +91,19 @@ func (d *nocopyDomain) flush() {
 
 func (d *nocopyDomain) Close() {
 	std.mu.Lock()
+	d.giveBack()
+	std.mu.Unlock()
+	d.fi.closed(&d.creates, &d.deletes)
+}
+
+// giveBack returns the worker's magazine, if any, to the depot: its slots
+// to their pools' lists, the magazine as a spare. Called with std.mu held.
+func (d *nocopyDomain) giveBack() {
 	if d.m != nil {
 		giveToPools(d.m[:d.n])
 		depot.spare = append(depot.spare, d.m)
 		d.m, d.n = nil, 0
 	}
-	std.mu.Unlock()
-	d.fi.closed(&d.creates, &d.deletes)
 }
 
 // TestCrossCasesRun runs every case of BenchmarkHandleCrossThread once,
