@@ -230,13 +230,13 @@ func BenchmarkHandle(b *testing.B) {
 // them on a lock-free queue, consumer goroutines pop them, check each value
 // and delete the handle; each worker is locked to its own OS thread, and a
 // producer waits for its batches to be consumed every 128 batches. One op
-// is one handle (b.N rounded up to whole batches); ns/cell is the workload's
-// own clock (setup excluded), cpu-ns/op every thread's CPU time per cell
-// (setup included): their ratio tells a run bound by one thread's latency
-// from one that keeps both cores busy. It runs one producer and one consumer, two
-// of each on the shared queue, and two of each with a queue per consumer;
-// each with the drop-in API, the domain API (boxroot: producer domains
-// create, consumer domains delete remotely) and, with cgo,
+// is one handle (b.N rounded up to whole batches); ns/cell is the
+// workload's own clock (setup excluded), cpu-ns/op every thread's CPU time
+// per cell (setup included): their ratio tells a run bound by one thread's
+// latency from one that keeps both cores busy. It runs one producer and one
+// consumer, two of each on the shared queue, and two of each with a queue
+// per consumer; each with the drop-in API, the domain API (boxroot:
+// producer domains create, consumer domains delete remotely) and, with cgo,
 // runtime/cgo.Handle, so that their ratios come from one invocation.
 // BenchmarkHandle is the same API on one goroutine: read the two together.
 func BenchmarkHandleCrossThread(b *testing.B) {

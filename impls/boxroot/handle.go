@@ -124,24 +124,24 @@ func (c *pcache) push(h Handle) bool {
 // false if the cache is full.
 //
 // The slot this P handed out last goes back on top, where the next pop
-// reuses it while it is warm. It is recognised without a record of its
-// own: a pop leaves the handle it returns in sl, just above the top, until
-// the next push there, so h is that handle's next one. (A stale entry
-// there can also match a slot the cache gave to the depot, which then goes
-// on top too: this decides placement only, never correctness.) Any other
-// slot goes to the bottom, and is reused only after every slot above it. Such a slot
+// reuses it while it is warm. It is recognised without a record of its own:
+// a pop leaves the handle it returns in sl, just above the top, until the
+// next push there, so h is that handle's next one. (A stale entry there can
+// also match a slot the cache gave to the depot, which then goes on top
+// too: this decides placement only, never correctness.) Any other slot goes
+// to the bottom, and is reused only after every slot above it. Such a slot
 // may come from another P's cache, and its neighbours in memory (a cache
 // line holds two or three slots) may be that P's top: reused here while
-// that P reuses its neighbour, the two cores would write one cache line
-// in turn at every handle (false sharing) for as long as both stayed on
-// top. A goroutine that moves to another P between a NewHandle and its
-// Delete brings such a slot, and when it moves back the other way the P
-// it left loses its own top. Below the top it would still become the top
-// then; at the bottom, the new top is the next of the P's own slots. The
-// parallel BenchmarkHandle measures this (results/boxroot-handle-bench.md,
-// "False sharing between the Ps' caches"). A consumer of message passing
-// frees only other Ps' slots, all to the bottom, at the same cost as on
-// top.
+// that P reuses its neighbour, the two cores would write one cache line in
+// turn at every handle (false sharing) for as long as both stayed on top. A
+// goroutine that moves to another P between a NewHandle and its Delete
+// brings such a slot, and when it moves back the other way the P it left
+// loses its own top. Below the top it would still become the top then; at
+// the bottom, the new top is the next of the P's own slots. The parallel
+// BenchmarkHandle measures this, and TestCachesKeepTheirRegions replays
+// the two moves (results/boxroot-handle-bench.md, "The remaining slow
+// runs: two moves, and the fix"). A consumer of message passing frees
+// only other Ps' slots, all to the bottom, at the same cost as on top.
 func (c *pcache) pushFreed(h Handle) bool {
 	if c.top-c.bottom == cacheSize {
 		return false
