@@ -44,10 +44,10 @@
 //
 // A false alarm is a Bad verdict on a commit that is not slower than good.
 // Run gives step number k (counting every oracle call: the confirmation,
-// each bisection step and each retry) the level analysis.StepAlpha(Alpha, Planned, k) (the sequential rule's one
-// owner, analysis/sequential.go):
-// the Planned steps share 0.8·Alpha equally and the j-th step beyond them
-// gets 0.2·Alpha·2^-j. This sequence sums to less than Alpha however many
+// each bisection step and each retry) the level
+// analysis.StepAlpha(Alpha, Planned, k) (the sequential rule's one owner,
+// analysis/sequential.go): the Planned steps share 0.8·Alpha equally and
+// the j-th step beyond them gets 0.2·Alpha·2^-j. This sequence sums to less than Alpha however many
 // steps are made, so by the union bound (Bonferroni's inequality) the chance
 // that any step of the bisection raises a false alarm is at most Alpha,
 // provided each step's oracle holds its own level on fresh measurements
