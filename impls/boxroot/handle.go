@@ -171,9 +171,13 @@ func (c *pcache) handles() []Handle {
 	return all
 }
 
+//go:generate go run gen_cache.go
+
 // caches are the Ps' caches, by P id. A static array rather than
-// pointers made on demand, so that the fast paths reach a P's cache by
-// arithmetic, not by one more load; it holds no pointers, so the garbage
+// pointers made on demand, so that the fast paths reach a P's cache at a
+// constant address, not by one more load: cache_norace.go (written by
+// gen_cache.go) finds the calling P's cache with a switch on its id, a
+// constant address per case. It holds no pointers, so the garbage
 // collector does not scan it, and the operating system backs only the
 // pages of the caches that Ps use (8 KiB each).
 var caches [maxCaches]pcache

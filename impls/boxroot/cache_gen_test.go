@@ -1,0 +1,95 @@
+//go:build !race
+
+package boxroot
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// TestCacheFastPathsGenerated checks that cache_norace.go is what
+// gen_cache.go writes: a hand edit of one of its cases, which could give
+// two Ps one cache, fails here.
+func TestCacheFastPathsGenerated(t *testing.T) {
+	want, err := exec.Command("go", "run", "gen_cache.go", "-o", "-").Output()
+	if err != nil {
+		t.Fatalf("go run gen_cache.go: %v", err)
+	}
+	got, err := os.ReadFile("cache_norace.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Error("cache_norace.go is not what gen_cache.go writes: run go generate ./impls/boxroot")
+	}
+}
+
+// TestFastPathsUseTheirPsCache checks that NewHandle and Delete use the
+// cache of the P they run on, through the switch's cases and its default
+// path: it runs them pinned (procPin nests), with more Ps than the switch
+// has cases, and checks that NewHandle took the top of that P's cache and
+// Delete put the slot back there. gen_cache.go writes every case from one
+// template, so the cases the test reaches stand for the others, and
+// TestCacheFastPathsGenerated keeps the file to the template.
+func TestFastPathsUseTheirPsCache(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(switchedCaches + 8))
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	var wg sync.WaitGroup
+	for range 8 * (switchedCaches + 8) {
+		wg.Go(func() {
+			for range 20 {
+				// Make sure the P's cache has a handle and room (the
+				// slow paths may not run pinned); then check, pinned.
+				NewHandle(nil).Delete()
+				id := procPin()
+				c := &caches[id]
+				if c.len() == 0 || c.len() == cacheSize {
+					procUnpin()
+					continue
+				}
+				top := c.sl[(c.top-1)%cacheSize]
+				h := NewHandle(nil)
+				took := h == top
+				h.Delete()
+				back := c.sl[(c.top-1)%cacheSize] == h+tagOne
+				procUnpin()
+				if !took || !back {
+					t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v", id, h, top, back)
+					return
+				}
+				mu.Lock()
+				seen[id] = true
+				mu.Unlock()
+				runtime.Gosched()
+			}
+		})
+	}
+	wg.Wait()
+	above := 0
+	for id := range seen {
+		if id >= switchedCaches {
+			above++
+		}
+	}
+	t.Logf("checked on %d of %d Ps (%d beyond the switch's cases)", len(seen), runtime.GOMAXPROCS(0), above)
+}
+
+// TestCacheSwitch checks every case of the fast paths' switch, and its
+// default path: P id i gets caches[i], a P beyond maxCaches none.
+// switchedCache is the switch NewHandle and Delete have, from the same
+// template (TestCacheFastPathsGenerated).
+func TestCacheSwitch(t *testing.T) {
+	for id := range uint(maxCaches + 2) {
+		want := (*pcache)(nil)
+		if id < maxCaches {
+			want = &caches[id]
+		}
+		if got := switchedCache(id); got != want {
+			t.Errorf("P %d: the switch finds another cache (%p, want %p)", id, got, want)
+		}
+	}
+}

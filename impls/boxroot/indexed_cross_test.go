@@ -1,0 +1,56 @@
+//go:build !race
+
+package boxroot
+
+import "github.com/rootbench/rootbench/cell"
+
+// BenchmarkHandleCrossThread's "dropin-indexed" case is the drop-in API
+// with its fast paths addressing the P's cache by the P id, &caches[id],
+// as they did before they switched on the id: the same caches, depot
+// and slow paths, with every load of the cache waiting for the id's chain
+// of loads. Beside "boxroot-handle" it measures what the switch
+// saves, in the same invocation. Not under -race, where the caches are
+// guarded by locks instead of pins.
+func init() {
+	crossCases = append(crossCases, crossCaseOf("dropin-indexed",
+		func() cell.Impl[Handle] { return &indexedImpl{} }))
+}
+
+type indexedImpl struct{ floorCounts }
+
+func (fi *indexedImpl) NewDomain() cell.Domain[Handle] { return &indexedDomain{fi: fi} }
+
+type indexedDomain struct {
+	fi               *indexedImpl
+	creates, deletes int64
+}
+
+func (d *indexedDomain) Create(v any) Handle {
+	d.creates++
+	if id := uint(procPin()); id < maxCaches {
+		if h := caches[id].pop(); h != 0 {
+			procUnpin()
+			stdSlot(h).v = v
+			return h
+		}
+	}
+	procUnpin()
+	return newHandleSlow(v)
+}
+
+func (d *indexedDomain) Get(h Handle) any { return h.Value() }
+
+func (d *indexedDomain) Delete(h Handle) {
+	d.deletes++
+	free(stdLive(h), h)
+	if id := uint(procPin()); id < maxCaches {
+		if caches[id].pushFreed(h + tagOne) {
+			procUnpin()
+			return
+		}
+	}
+	procUnpin()
+	deleteSlow(h + tagOne)
+}
+
+func (d *indexedDomain) Close() { d.fi.closed(&d.creates, &d.deletes) }
