@@ -11,7 +11,7 @@ import (
 )
 
 // TestCacheFastPathsGenerated checks that cache_norace.go is what
-// gen_cache.go writes: a hand edit of one of its cases, which could give
+// gen_cache.go writes: a hand edit of one of its leaves, which could give
 // two Ps one cache, fails here.
 func TestCacheFastPathsGenerated(t *testing.T) {
 	want, err := exec.Command("go", "run", "gen_cache.go", "-o", "-").Output()
@@ -28,18 +28,19 @@ func TestCacheFastPathsGenerated(t *testing.T) {
 }
 
 // TestFastPathsUseTheirPsCache checks that NewHandle and Delete use the
-// cache of the P they run on, through the switch's cases and its default
-// path: it runs them pinned (procPin nests), with more Ps than the switch
-// has cases, and checks that NewHandle took the top of that P's cache and
-// Delete put the slot back there. gen_cache.go writes every case from one
-// template, so the cases the test reaches stand for the others, and
+// cache of the P they run on, through the tree's leaves and its default
+// path: it runs them pinned (procPin nests), with more Ps than the tree
+// has leaves, and checks that NewHandle took the top of that P's cache and
+// Delete put the slot back there. gen_cache.go writes every leaf from one
+// template, so the leaves the test reaches stand for the others
+// (TestCacheTree checks the tree's every leaf), and
 // TestCacheFastPathsGenerated keeps the file to the template.
 func TestFastPathsUseTheirPsCache(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(switchedCaches + 8))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(directCaches + 8))
 	var mu sync.Mutex
 	seen := map[int]bool{}
 	var wg sync.WaitGroup
-	for range 8 * (switchedCaches + 8) {
+	for range 8 * (directCaches + 8) {
 		wg.Go(func() {
 			for range 20 {
 				// Make sure the P's cache has a handle and room (the
@@ -71,25 +72,25 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 	wg.Wait()
 	above := 0
 	for id := range seen {
-		if id >= switchedCaches {
+		if id >= directCaches {
 			above++
 		}
 	}
-	t.Logf("checked on %d of %d Ps (%d beyond the switch's cases)", len(seen), runtime.GOMAXPROCS(0), above)
+	t.Logf("checked on %d of %d Ps (%d beyond the tree's leaves)", len(seen), runtime.GOMAXPROCS(0), above)
 }
 
-// TestCacheSwitch checks every case of the fast paths' switch, and its
-// default path: P id i gets caches[i], a P beyond maxCaches none.
-// switchedCache is the switch NewHandle and Delete have, from the same
-// template (TestCacheFastPathsGenerated).
-func TestCacheSwitch(t *testing.T) {
+// TestCacheTree checks every leaf of the fast paths' tree, and its default
+// path: P id i gets caches[i], a P beyond maxCaches none. treeCache is the
+// tree NewHandle and Delete have, from the same template
+// (TestCacheFastPathsGenerated).
+func TestCacheTree(t *testing.T) {
 	for id := range uint(maxCaches + 2) {
 		want := (*pcache)(nil)
 		if id < maxCaches {
 			want = &caches[id]
 		}
-		if got := switchedCache(id); got != want {
-			t.Errorf("P %d: the switch finds another cache (%p, want %p)", id, got, want)
+		if got := treeCache(id); got != want {
+			t.Errorf("P %d: the tree finds another cache (%p, want %p)", id, got, want)
 		}
 	}
 }

@@ -10,25 +10,27 @@ package boxroot
 // sync.Pool's per-P private slot). cache_race.go has the same fast paths
 // for the race detector.
 //
-// The fast paths find the P's cache with a switch on the P id, a case per
-// id below switchedCaches, rather than as &caches[id]. The id comes at the
-// end of a chain of dependent loads (the goroutine's M, its P, the P's
-// id), and every load of the cache would wait for it. A case per id turns
-// that data dependency into a branch: the processor predicts it (a
-// goroutine stays on its P for many handles), loads the cache at the
-// case's constant address while the id is still on its way, and checks
-// the guess when the id arrives. Ps from switchedCaches on take the
-// data-dependent path. The switch is written out in NewHandle and Delete,
-// not in a helper: procPin is a call, which keeps a helper from being
-// inlined, and the helper's own call costs about as much as it saves.
-// The cost it removes, and the commands that measure it, are in
-// results/boxroot-handle-bench.md ("The P id's chain of loads"); the
-// "dropin-indexed" case of BenchmarkHandleCrossThread is this API with its
-// cache at &caches[id], beside it in the same run.
+// The fast paths find the P's cache through a tree of compares on the P
+// id, with the cache's work written out at each leaf (a constant address
+// per leaf), rather than at &caches[id]. The id comes at the end of a chain
+// of dependent loads (the goroutine's M, its P, the P's id), and every load
+// of the cache at &caches[id] waits for it. The tree turns that data
+// dependency into branches: the processor predicts them (a goroutine stays
+// on its P for many handles), loads the cache at the leaf's constant
+// address while the id is still on its way, and checks the guess when the
+// id arrives. The cache's work is in the leaves, not after the tree,
+// because leaves that only chose an address would be compiled to
+// conditional moves, which wait for the id again; and it is a tree, not a
+// switch, because a switch this size compiles to a jump table, whose
+// indirect jump costs the single goroutine more than it saves. Ps from
+// directCaches on take &caches[id]. The costs, and the commands that
+// measure them, are in results/boxroot-handle-bench.md ("The P id's chain
+// of loads"); the "dropin-indexed" case of BenchmarkHandleCrossThread is
+// this API with its cache at &caches[id], beside it in the same run.
 
-// switchedCaches is how many P ids have a case of their own in the fast
-// paths' switch.
-const switchedCaches = 64
+// directCaches is how many P ids have a leaf of their own, with their
+// cache at a constant address, in the fast paths' tree.
+const directCaches = 32
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete. It pops a
@@ -37,149 +39,143 @@ const switchedCaches = 64
 // depot. When every one of MaxHandles slots is live or cached, it panics
 // with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
-	var c *pcache
-	switch id := uint(procPin()); id {
-	case 0:
-		c = &caches[0]
-	case 1:
-		c = &caches[1]
-	case 2:
-		c = &caches[2]
-	case 3:
-		c = &caches[3]
-	case 4:
-		c = &caches[4]
-	case 5:
-		c = &caches[5]
-	case 6:
-		c = &caches[6]
-	case 7:
-		c = &caches[7]
-	case 8:
-		c = &caches[8]
-	case 9:
-		c = &caches[9]
-	case 10:
-		c = &caches[10]
-	case 11:
-		c = &caches[11]
-	case 12:
-		c = &caches[12]
-	case 13:
-		c = &caches[13]
-	case 14:
-		c = &caches[14]
-	case 15:
-		c = &caches[15]
-	case 16:
-		c = &caches[16]
-	case 17:
-		c = &caches[17]
-	case 18:
-		c = &caches[18]
-	case 19:
-		c = &caches[19]
-	case 20:
-		c = &caches[20]
-	case 21:
-		c = &caches[21]
-	case 22:
-		c = &caches[22]
-	case 23:
-		c = &caches[23]
-	case 24:
-		c = &caches[24]
-	case 25:
-		c = &caches[25]
-	case 26:
-		c = &caches[26]
-	case 27:
-		c = &caches[27]
-	case 28:
-		c = &caches[28]
-	case 29:
-		c = &caches[29]
-	case 30:
-		c = &caches[30]
-	case 31:
-		c = &caches[31]
-	case 32:
-		c = &caches[32]
-	case 33:
-		c = &caches[33]
-	case 34:
-		c = &caches[34]
-	case 35:
-		c = &caches[35]
-	case 36:
-		c = &caches[36]
-	case 37:
-		c = &caches[37]
-	case 38:
-		c = &caches[38]
-	case 39:
-		c = &caches[39]
-	case 40:
-		c = &caches[40]
-	case 41:
-		c = &caches[41]
-	case 42:
-		c = &caches[42]
-	case 43:
-		c = &caches[43]
-	case 44:
-		c = &caches[44]
-	case 45:
-		c = &caches[45]
-	case 46:
-		c = &caches[46]
-	case 47:
-		c = &caches[47]
-	case 48:
-		c = &caches[48]
-	case 49:
-		c = &caches[49]
-	case 50:
-		c = &caches[50]
-	case 51:
-		c = &caches[51]
-	case 52:
-		c = &caches[52]
-	case 53:
-		c = &caches[53]
-	case 54:
-		c = &caches[54]
-	case 55:
-		c = &caches[55]
-	case 56:
-		c = &caches[56]
-	case 57:
-		c = &caches[57]
-	case 58:
-		c = &caches[58]
-	case 59:
-		c = &caches[59]
-	case 60:
-		c = &caches[60]
-	case 61:
-		c = &caches[61]
-	case 62:
-		c = &caches[62]
-	case 63:
-		c = &caches[63]
-	default:
-		if id < maxCaches {
-			c = &caches[id]
+	var h Handle
+	id := uint(procPin())
+	if id < 32 {
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							h = caches[0].pop()
+						} else {
+							h = caches[1].pop()
+						}
+					} else {
+						if id == 2 {
+							h = caches[2].pop()
+						} else {
+							h = caches[3].pop()
+						}
+					}
+				} else {
+					if id < 6 {
+						if id == 4 {
+							h = caches[4].pop()
+						} else {
+							h = caches[5].pop()
+						}
+					} else {
+						if id == 6 {
+							h = caches[6].pop()
+						} else {
+							h = caches[7].pop()
+						}
+					}
+				}
+			} else {
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							h = caches[8].pop()
+						} else {
+							h = caches[9].pop()
+						}
+					} else {
+						if id == 10 {
+							h = caches[10].pop()
+						} else {
+							h = caches[11].pop()
+						}
+					}
+				} else {
+					if id < 14 {
+						if id == 12 {
+							h = caches[12].pop()
+						} else {
+							h = caches[13].pop()
+						}
+					} else {
+						if id == 14 {
+							h = caches[14].pop()
+						} else {
+							h = caches[15].pop()
+						}
+					}
+				}
+			}
+		} else {
+			if id < 24 {
+				if id < 20 {
+					if id < 18 {
+						if id == 16 {
+							h = caches[16].pop()
+						} else {
+							h = caches[17].pop()
+						}
+					} else {
+						if id == 18 {
+							h = caches[18].pop()
+						} else {
+							h = caches[19].pop()
+						}
+					}
+				} else {
+					if id < 22 {
+						if id == 20 {
+							h = caches[20].pop()
+						} else {
+							h = caches[21].pop()
+						}
+					} else {
+						if id == 22 {
+							h = caches[22].pop()
+						} else {
+							h = caches[23].pop()
+						}
+					}
+				}
+			} else {
+				if id < 28 {
+					if id < 26 {
+						if id == 24 {
+							h = caches[24].pop()
+						} else {
+							h = caches[25].pop()
+						}
+					} else {
+						if id == 26 {
+							h = caches[26].pop()
+						} else {
+							h = caches[27].pop()
+						}
+					}
+				} else {
+					if id < 30 {
+						if id == 28 {
+							h = caches[28].pop()
+						} else {
+							h = caches[29].pop()
+						}
+					} else {
+						if id == 30 {
+							h = caches[30].pop()
+						} else {
+							h = caches[31].pop()
+						}
+					}
+				}
+			}
 		}
+	} else if id < maxCaches {
+		h = caches[id].pop()
 	}
-	if c != nil {
-		if h := c.pop(); h != 0 {
-			procUnpin()
-			// The slot is ours: it left the cache. The Delete that
-			// freed it wrote it before caching it, ordered by the P.
-			stdSlot(h).v = v
-			return h
-		}
+	if h != 0 {
+		procUnpin()
+		// The slot is ours: it left the cache. The Delete that freed
+		// it wrote it before caching it, ordered by the P.
+		stdSlot(h).v = v
+		return h
 	}
 	procUnpin()
 	return newHandleSlow(v)
@@ -192,142 +188,138 @@ func NewHandle(v any) Handle {
 // P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
 	free(stdLive(h), h)
-	var c *pcache
-	switch id := uint(procPin()); id {
-	case 0:
-		c = &caches[0]
-	case 1:
-		c = &caches[1]
-	case 2:
-		c = &caches[2]
-	case 3:
-		c = &caches[3]
-	case 4:
-		c = &caches[4]
-	case 5:
-		c = &caches[5]
-	case 6:
-		c = &caches[6]
-	case 7:
-		c = &caches[7]
-	case 8:
-		c = &caches[8]
-	case 9:
-		c = &caches[9]
-	case 10:
-		c = &caches[10]
-	case 11:
-		c = &caches[11]
-	case 12:
-		c = &caches[12]
-	case 13:
-		c = &caches[13]
-	case 14:
-		c = &caches[14]
-	case 15:
-		c = &caches[15]
-	case 16:
-		c = &caches[16]
-	case 17:
-		c = &caches[17]
-	case 18:
-		c = &caches[18]
-	case 19:
-		c = &caches[19]
-	case 20:
-		c = &caches[20]
-	case 21:
-		c = &caches[21]
-	case 22:
-		c = &caches[22]
-	case 23:
-		c = &caches[23]
-	case 24:
-		c = &caches[24]
-	case 25:
-		c = &caches[25]
-	case 26:
-		c = &caches[26]
-	case 27:
-		c = &caches[27]
-	case 28:
-		c = &caches[28]
-	case 29:
-		c = &caches[29]
-	case 30:
-		c = &caches[30]
-	case 31:
-		c = &caches[31]
-	case 32:
-		c = &caches[32]
-	case 33:
-		c = &caches[33]
-	case 34:
-		c = &caches[34]
-	case 35:
-		c = &caches[35]
-	case 36:
-		c = &caches[36]
-	case 37:
-		c = &caches[37]
-	case 38:
-		c = &caches[38]
-	case 39:
-		c = &caches[39]
-	case 40:
-		c = &caches[40]
-	case 41:
-		c = &caches[41]
-	case 42:
-		c = &caches[42]
-	case 43:
-		c = &caches[43]
-	case 44:
-		c = &caches[44]
-	case 45:
-		c = &caches[45]
-	case 46:
-		c = &caches[46]
-	case 47:
-		c = &caches[47]
-	case 48:
-		c = &caches[48]
-	case 49:
-		c = &caches[49]
-	case 50:
-		c = &caches[50]
-	case 51:
-		c = &caches[51]
-	case 52:
-		c = &caches[52]
-	case 53:
-		c = &caches[53]
-	case 54:
-		c = &caches[54]
-	case 55:
-		c = &caches[55]
-	case 56:
-		c = &caches[56]
-	case 57:
-		c = &caches[57]
-	case 58:
-		c = &caches[58]
-	case 59:
-		c = &caches[59]
-	case 60:
-		c = &caches[60]
-	case 61:
-		c = &caches[61]
-	case 62:
-		c = &caches[62]
-	case 63:
-		c = &caches[63]
-	default:
-		if id < maxCaches {
-			c = &caches[id]
+	ok := false
+	id := uint(procPin())
+	if id < 32 {
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							ok = caches[0].pushFreed(h + tagOne)
+						} else {
+							ok = caches[1].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 2 {
+							ok = caches[2].pushFreed(h + tagOne)
+						} else {
+							ok = caches[3].pushFreed(h + tagOne)
+						}
+					}
+				} else {
+					if id < 6 {
+						if id == 4 {
+							ok = caches[4].pushFreed(h + tagOne)
+						} else {
+							ok = caches[5].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 6 {
+							ok = caches[6].pushFreed(h + tagOne)
+						} else {
+							ok = caches[7].pushFreed(h + tagOne)
+						}
+					}
+				}
+			} else {
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							ok = caches[8].pushFreed(h + tagOne)
+						} else {
+							ok = caches[9].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 10 {
+							ok = caches[10].pushFreed(h + tagOne)
+						} else {
+							ok = caches[11].pushFreed(h + tagOne)
+						}
+					}
+				} else {
+					if id < 14 {
+						if id == 12 {
+							ok = caches[12].pushFreed(h + tagOne)
+						} else {
+							ok = caches[13].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 14 {
+							ok = caches[14].pushFreed(h + tagOne)
+						} else {
+							ok = caches[15].pushFreed(h + tagOne)
+						}
+					}
+				}
+			}
+		} else {
+			if id < 24 {
+				if id < 20 {
+					if id < 18 {
+						if id == 16 {
+							ok = caches[16].pushFreed(h + tagOne)
+						} else {
+							ok = caches[17].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 18 {
+							ok = caches[18].pushFreed(h + tagOne)
+						} else {
+							ok = caches[19].pushFreed(h + tagOne)
+						}
+					}
+				} else {
+					if id < 22 {
+						if id == 20 {
+							ok = caches[20].pushFreed(h + tagOne)
+						} else {
+							ok = caches[21].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 22 {
+							ok = caches[22].pushFreed(h + tagOne)
+						} else {
+							ok = caches[23].pushFreed(h + tagOne)
+						}
+					}
+				}
+			} else {
+				if id < 28 {
+					if id < 26 {
+						if id == 24 {
+							ok = caches[24].pushFreed(h + tagOne)
+						} else {
+							ok = caches[25].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 26 {
+							ok = caches[26].pushFreed(h + tagOne)
+						} else {
+							ok = caches[27].pushFreed(h + tagOne)
+						}
+					}
+				} else {
+					if id < 30 {
+						if id == 28 {
+							ok = caches[28].pushFreed(h + tagOne)
+						} else {
+							ok = caches[29].pushFreed(h + tagOne)
+						}
+					} else {
+						if id == 30 {
+							ok = caches[30].pushFreed(h + tagOne)
+						} else {
+							ok = caches[31].pushFreed(h + tagOne)
+						}
+					}
+				}
+			}
 		}
+	} else if id < maxCaches {
+		ok = caches[id].pushFreed(h + tagOne)
 	}
-	if c != nil && c.pushFreed(h+tagOne) {
+	if ok {
 		procUnpin()
 		return
 	}
@@ -351,143 +343,138 @@ func pinCache() *pcache {
 // unpinCache ends pinCache.
 func unpinCache(*pcache) { procUnpin() }
 
-// switchedCache returns the cache the fast paths' switch finds for P id,
-// or nil: the same switch, for TestCacheSwitch to check every case of.
-func switchedCache(id uint) *pcache {
+// treeCache returns the cache the fast paths' tree finds for P id, or
+// nil: the same tree, for TestCacheTree to check every leaf of.
+func treeCache(id uint) *pcache {
 	var c *pcache
-	switch id := id; id {
-	case 0:
-		c = &caches[0]
-	case 1:
-		c = &caches[1]
-	case 2:
-		c = &caches[2]
-	case 3:
-		c = &caches[3]
-	case 4:
-		c = &caches[4]
-	case 5:
-		c = &caches[5]
-	case 6:
-		c = &caches[6]
-	case 7:
-		c = &caches[7]
-	case 8:
-		c = &caches[8]
-	case 9:
-		c = &caches[9]
-	case 10:
-		c = &caches[10]
-	case 11:
-		c = &caches[11]
-	case 12:
-		c = &caches[12]
-	case 13:
-		c = &caches[13]
-	case 14:
-		c = &caches[14]
-	case 15:
-		c = &caches[15]
-	case 16:
-		c = &caches[16]
-	case 17:
-		c = &caches[17]
-	case 18:
-		c = &caches[18]
-	case 19:
-		c = &caches[19]
-	case 20:
-		c = &caches[20]
-	case 21:
-		c = &caches[21]
-	case 22:
-		c = &caches[22]
-	case 23:
-		c = &caches[23]
-	case 24:
-		c = &caches[24]
-	case 25:
-		c = &caches[25]
-	case 26:
-		c = &caches[26]
-	case 27:
-		c = &caches[27]
-	case 28:
-		c = &caches[28]
-	case 29:
-		c = &caches[29]
-	case 30:
-		c = &caches[30]
-	case 31:
-		c = &caches[31]
-	case 32:
-		c = &caches[32]
-	case 33:
-		c = &caches[33]
-	case 34:
-		c = &caches[34]
-	case 35:
-		c = &caches[35]
-	case 36:
-		c = &caches[36]
-	case 37:
-		c = &caches[37]
-	case 38:
-		c = &caches[38]
-	case 39:
-		c = &caches[39]
-	case 40:
-		c = &caches[40]
-	case 41:
-		c = &caches[41]
-	case 42:
-		c = &caches[42]
-	case 43:
-		c = &caches[43]
-	case 44:
-		c = &caches[44]
-	case 45:
-		c = &caches[45]
-	case 46:
-		c = &caches[46]
-	case 47:
-		c = &caches[47]
-	case 48:
-		c = &caches[48]
-	case 49:
-		c = &caches[49]
-	case 50:
-		c = &caches[50]
-	case 51:
-		c = &caches[51]
-	case 52:
-		c = &caches[52]
-	case 53:
-		c = &caches[53]
-	case 54:
-		c = &caches[54]
-	case 55:
-		c = &caches[55]
-	case 56:
-		c = &caches[56]
-	case 57:
-		c = &caches[57]
-	case 58:
-		c = &caches[58]
-	case 59:
-		c = &caches[59]
-	case 60:
-		c = &caches[60]
-	case 61:
-		c = &caches[61]
-	case 62:
-		c = &caches[62]
-	case 63:
-		c = &caches[63]
-	default:
-		if id < maxCaches {
-			c = &caches[id]
+	if id < 32 {
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							c = &caches[0]
+						} else {
+							c = &caches[1]
+						}
+					} else {
+						if id == 2 {
+							c = &caches[2]
+						} else {
+							c = &caches[3]
+						}
+					}
+				} else {
+					if id < 6 {
+						if id == 4 {
+							c = &caches[4]
+						} else {
+							c = &caches[5]
+						}
+					} else {
+						if id == 6 {
+							c = &caches[6]
+						} else {
+							c = &caches[7]
+						}
+					}
+				}
+			} else {
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							c = &caches[8]
+						} else {
+							c = &caches[9]
+						}
+					} else {
+						if id == 10 {
+							c = &caches[10]
+						} else {
+							c = &caches[11]
+						}
+					}
+				} else {
+					if id < 14 {
+						if id == 12 {
+							c = &caches[12]
+						} else {
+							c = &caches[13]
+						}
+					} else {
+						if id == 14 {
+							c = &caches[14]
+						} else {
+							c = &caches[15]
+						}
+					}
+				}
+			}
+		} else {
+			if id < 24 {
+				if id < 20 {
+					if id < 18 {
+						if id == 16 {
+							c = &caches[16]
+						} else {
+							c = &caches[17]
+						}
+					} else {
+						if id == 18 {
+							c = &caches[18]
+						} else {
+							c = &caches[19]
+						}
+					}
+				} else {
+					if id < 22 {
+						if id == 20 {
+							c = &caches[20]
+						} else {
+							c = &caches[21]
+						}
+					} else {
+						if id == 22 {
+							c = &caches[22]
+						} else {
+							c = &caches[23]
+						}
+					}
+				}
+			} else {
+				if id < 28 {
+					if id < 26 {
+						if id == 24 {
+							c = &caches[24]
+						} else {
+							c = &caches[25]
+						}
+					} else {
+						if id == 26 {
+							c = &caches[26]
+						} else {
+							c = &caches[27]
+						}
+					}
+				} else {
+					if id < 30 {
+						if id == 28 {
+							c = &caches[28]
+						} else {
+							c = &caches[29]
+						}
+					} else {
+						if id == 30 {
+							c = &caches[30]
+						} else {
+							c = &caches[31]
+						}
+					}
+				}
+			}
 		}
+	} else if id < maxCaches {
+		c = &caches[id]
 	}
 	return c
 }

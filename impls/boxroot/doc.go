@@ -104,9 +104,11 @@
 // a depot under one mutex: magazines (batches of 512 handles passed on
 // whole from the cache that gave them back to the next that takes one,
 // without touching the slots) and the pools' local free lists. NewHandle
-// pins the goroutine to its P (runtime.procPin, as sync.Pool does), pops a
-// handle from the P's cache, unpins, and writes the value into the handle's
-// slot; Delete checks the handle's tag, writes the free mark, advances the
+// pins the goroutine to its P (runtime.procPin, as sync.Pool does), finds
+// the P's cache through a tree of compares on the P id (a constant address
+// per leaf, so that the processor loads the cache on predicted branches
+// instead of waiting for the id), pops a handle from it, unpins, and writes the value
+// into the handle's slot; Delete checks the handle's tag, writes the free mark, advances the
 // tag, and pushes the slot's next handle onto its own P's cache the same
 // way: on top if this P handed the slot out last, else at the bottom, so
 // that two Ps do not come to reuse two slots of one cache line (false
@@ -179,9 +181,11 @@
 // create and every delete pays its pin, and every cacheBatch of them one
 // visit to the depot; the domain API pays neither. Its unpinned-floor case
 // is the drop-in caches and depot with the pins taken out (a private cache
-// per worker), the measure of what the pins cost in that stream, and its
-// nocopy-floor case the same without the magazines' copies: what caching
-// handles per worker costs before any synchronisation.
+// per worker), its pinned-floor case the same with the pins put back: the
+// drop-in API if finding the P's cache were free. Its dropin-indexed case
+// is the drop-in API with its cache at &caches[id], where every load of
+// the cache waits for the P id: what the tree saves. Its nocopy-floor
+// case is the unpinned floor without the magazines' copies.
 //
 // # Ablations
 //

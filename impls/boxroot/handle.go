@@ -176,8 +176,8 @@ func (c *pcache) handles() []Handle {
 // caches are the Ps' caches, by P id. A static array rather than
 // pointers made on demand, so that the fast paths reach a P's cache at a
 // constant address, not by one more load: cache_norace.go (written by
-// gen_cache.go) finds the calling P's cache with a switch on its id, a
-// constant address per case. It holds no pointers, so the garbage
+// gen_cache.go) finds the calling P's cache through a tree of compares on
+// its id, a constant address per leaf. It holds no pointers, so the garbage
 // collector does not scan it, and the operating system backs only the
 // pages of the caches that Ps use (8 KiB each).
 var caches [maxCaches]pcache
