@@ -11,26 +11,25 @@ package boxroot
 // for the race detector.
 //
 // The fast paths find the P's cache through a tree of compares on the P
-// id, with the cache's work written out at each leaf (a constant address
-// per leaf), rather than at &caches[id]. The id comes at the end of a chain
-// of dependent loads (the goroutine's M, its P, the P's id), and every load
-// of the cache at &caches[id] waits for it. The tree turns that data
-// dependency into branches: the processor predicts them (a goroutine stays
-// on its P for many handles), loads the cache at the leaf's constant
-// address while the id is still on its way, and checks the guess when the
-// id arrives. The cache's work is in the leaves, not after the tree,
-// because leaves that only chose an address would be compiled to
-// conditional moves, which wait for the id again; and it is a tree, not a
-// switch, because a switch this size compiles to a jump table, whose
-// indirect jump costs the single goroutine more than it saves. Ps from
-// directCaches on take &caches[id]. The costs, and the commands that
-// measure them, are in results/boxroot-handle-bench.md ("The P id's chain
-// of loads"); the "dropin-indexed" case of BenchmarkHandleCrossThread is
-// this API with its cache at &caches[id], beside it in the same run.
+// id, a constant address per leaf, rather than at &caches[id]. The id
+// comes at the end of a chain of dependent loads (the goroutine's M, its
+// P, the P's id), and every load of the cache at &caches[id] waits for it.
+// The tree turns that data dependency into branches: the processor
+// predicts them (a goroutine stays on its P for many handles), loads the
+// cache at the leaf's constant address while the id is still on its way,
+// and checks the guess when the id arrives. It is a tree, not a switch,
+// because a switch this size compiles to a jump table, whose indirect jump
+// cost the single goroutine more than the tree does; and it stops at
+// directCaches leaves, each level of compares costing the single
+// goroutine a little more. Ps from directCaches on take &caches[id]. The
+// costs, and the commands that measure them, are in
+// results/boxroot-handle-bench.md ("The P id's chain of loads"); the
+// "dropin-indexed" case of BenchmarkHandleCrossThread is this API with its
+// cache at &caches[id], beside it in the same run.
 
 // directCaches is how many P ids have a leaf of their own, with their
 // cache at a constant address, in the fast paths' tree.
-const directCaches = 32
+const directCaches = 16
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete. It pops a
@@ -40,135 +39,75 @@ const directCaches = 32
 // with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
 	var h Handle
+	var c *pcache
 	id := uint(procPin())
-	if id < 32 {
-		if id < 16 {
-			if id < 8 {
-				if id < 4 {
-					if id < 2 {
-						if id == 0 {
-							h = caches[0].pop()
-						} else {
-							h = caches[1].pop()
-						}
+	if id < 16 {
+		if id < 8 {
+			if id < 4 {
+				if id < 2 {
+					if id == 0 {
+						c = &caches[0]
 					} else {
-						if id == 2 {
-							h = caches[2].pop()
-						} else {
-							h = caches[3].pop()
-						}
+						c = &caches[1]
 					}
 				} else {
-					if id < 6 {
-						if id == 4 {
-							h = caches[4].pop()
-						} else {
-							h = caches[5].pop()
-						}
+					if id == 2 {
+						c = &caches[2]
 					} else {
-						if id == 6 {
-							h = caches[6].pop()
-						} else {
-							h = caches[7].pop()
-						}
+						c = &caches[3]
 					}
 				}
 			} else {
-				if id < 12 {
-					if id < 10 {
-						if id == 8 {
-							h = caches[8].pop()
-						} else {
-							h = caches[9].pop()
-						}
+				if id < 6 {
+					if id == 4 {
+						c = &caches[4]
 					} else {
-						if id == 10 {
-							h = caches[10].pop()
-						} else {
-							h = caches[11].pop()
-						}
+						c = &caches[5]
 					}
 				} else {
-					if id < 14 {
-						if id == 12 {
-							h = caches[12].pop()
-						} else {
-							h = caches[13].pop()
-						}
+					if id == 6 {
+						c = &caches[6]
 					} else {
-						if id == 14 {
-							h = caches[14].pop()
-						} else {
-							h = caches[15].pop()
-						}
+						c = &caches[7]
 					}
 				}
 			}
 		} else {
-			if id < 24 {
-				if id < 20 {
-					if id < 18 {
-						if id == 16 {
-							h = caches[16].pop()
-						} else {
-							h = caches[17].pop()
-						}
+			if id < 12 {
+				if id < 10 {
+					if id == 8 {
+						c = &caches[8]
 					} else {
-						if id == 18 {
-							h = caches[18].pop()
-						} else {
-							h = caches[19].pop()
-						}
+						c = &caches[9]
 					}
 				} else {
-					if id < 22 {
-						if id == 20 {
-							h = caches[20].pop()
-						} else {
-							h = caches[21].pop()
-						}
+					if id == 10 {
+						c = &caches[10]
 					} else {
-						if id == 22 {
-							h = caches[22].pop()
-						} else {
-							h = caches[23].pop()
-						}
+						c = &caches[11]
 					}
 				}
 			} else {
-				if id < 28 {
-					if id < 26 {
-						if id == 24 {
-							h = caches[24].pop()
-						} else {
-							h = caches[25].pop()
-						}
+				if id < 14 {
+					if id == 12 {
+						c = &caches[12]
 					} else {
-						if id == 26 {
-							h = caches[26].pop()
-						} else {
-							h = caches[27].pop()
-						}
+						c = &caches[13]
 					}
 				} else {
-					if id < 30 {
-						if id == 28 {
-							h = caches[28].pop()
-						} else {
-							h = caches[29].pop()
-						}
+					if id == 14 {
+						c = &caches[14]
 					} else {
-						if id == 30 {
-							h = caches[30].pop()
-						} else {
-							h = caches[31].pop()
-						}
+						c = &caches[15]
 					}
 				}
 			}
 		}
 	} else if id < maxCaches {
-		h = caches[id].pop()
+		c = &caches[id]
+	}
+	if c != nil {
+		h = c.pop()
 	}
 	if h != 0 {
 		procUnpin()
@@ -188,138 +127,74 @@ func NewHandle(v any) Handle {
 // P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
 	free(stdLive(h), h)
-	ok := false
+	var c *pcache
 	id := uint(procPin())
-	if id < 32 {
-		if id < 16 {
-			if id < 8 {
-				if id < 4 {
-					if id < 2 {
-						if id == 0 {
-							ok = caches[0].pushFreed(h + tagOne)
-						} else {
-							ok = caches[1].pushFreed(h + tagOne)
-						}
+	if id < 16 {
+		if id < 8 {
+			if id < 4 {
+				if id < 2 {
+					if id == 0 {
+						c = &caches[0]
 					} else {
-						if id == 2 {
-							ok = caches[2].pushFreed(h + tagOne)
-						} else {
-							ok = caches[3].pushFreed(h + tagOne)
-						}
+						c = &caches[1]
 					}
 				} else {
-					if id < 6 {
-						if id == 4 {
-							ok = caches[4].pushFreed(h + tagOne)
-						} else {
-							ok = caches[5].pushFreed(h + tagOne)
-						}
+					if id == 2 {
+						c = &caches[2]
 					} else {
-						if id == 6 {
-							ok = caches[6].pushFreed(h + tagOne)
-						} else {
-							ok = caches[7].pushFreed(h + tagOne)
-						}
+						c = &caches[3]
 					}
 				}
 			} else {
-				if id < 12 {
-					if id < 10 {
-						if id == 8 {
-							ok = caches[8].pushFreed(h + tagOne)
-						} else {
-							ok = caches[9].pushFreed(h + tagOne)
-						}
+				if id < 6 {
+					if id == 4 {
+						c = &caches[4]
 					} else {
-						if id == 10 {
-							ok = caches[10].pushFreed(h + tagOne)
-						} else {
-							ok = caches[11].pushFreed(h + tagOne)
-						}
+						c = &caches[5]
 					}
 				} else {
-					if id < 14 {
-						if id == 12 {
-							ok = caches[12].pushFreed(h + tagOne)
-						} else {
-							ok = caches[13].pushFreed(h + tagOne)
-						}
+					if id == 6 {
+						c = &caches[6]
 					} else {
-						if id == 14 {
-							ok = caches[14].pushFreed(h + tagOne)
-						} else {
-							ok = caches[15].pushFreed(h + tagOne)
-						}
+						c = &caches[7]
 					}
 				}
 			}
 		} else {
-			if id < 24 {
-				if id < 20 {
-					if id < 18 {
-						if id == 16 {
-							ok = caches[16].pushFreed(h + tagOne)
-						} else {
-							ok = caches[17].pushFreed(h + tagOne)
-						}
+			if id < 12 {
+				if id < 10 {
+					if id == 8 {
+						c = &caches[8]
 					} else {
-						if id == 18 {
-							ok = caches[18].pushFreed(h + tagOne)
-						} else {
-							ok = caches[19].pushFreed(h + tagOne)
-						}
+						c = &caches[9]
 					}
 				} else {
-					if id < 22 {
-						if id == 20 {
-							ok = caches[20].pushFreed(h + tagOne)
-						} else {
-							ok = caches[21].pushFreed(h + tagOne)
-						}
+					if id == 10 {
+						c = &caches[10]
 					} else {
-						if id == 22 {
-							ok = caches[22].pushFreed(h + tagOne)
-						} else {
-							ok = caches[23].pushFreed(h + tagOne)
-						}
+						c = &caches[11]
 					}
 				}
 			} else {
-				if id < 28 {
-					if id < 26 {
-						if id == 24 {
-							ok = caches[24].pushFreed(h + tagOne)
-						} else {
-							ok = caches[25].pushFreed(h + tagOne)
-						}
+				if id < 14 {
+					if id == 12 {
+						c = &caches[12]
 					} else {
-						if id == 26 {
-							ok = caches[26].pushFreed(h + tagOne)
-						} else {
-							ok = caches[27].pushFreed(h + tagOne)
-						}
+						c = &caches[13]
 					}
 				} else {
-					if id < 30 {
-						if id == 28 {
-							ok = caches[28].pushFreed(h + tagOne)
-						} else {
-							ok = caches[29].pushFreed(h + tagOne)
-						}
+					if id == 14 {
+						c = &caches[14]
 					} else {
-						if id == 30 {
-							ok = caches[30].pushFreed(h + tagOne)
-						} else {
-							ok = caches[31].pushFreed(h + tagOne)
-						}
+						c = &caches[15]
 					}
 				}
 			}
 		}
 	} else if id < maxCaches {
-		ok = caches[id].pushFreed(h + tagOne)
+		c = &caches[id]
 	}
-	if ok {
+	if c != nil && c.pushFreed(h+tagOne) {
 		procUnpin()
 		return
 	}
@@ -344,131 +219,67 @@ func pinCache() *pcache {
 func unpinCache(*pcache) { procUnpin() }
 
 // treeCache returns the cache the fast paths' tree finds for P id, or
-// nil: the same tree, for TestCacheTree to check every leaf of.
+// nil: the same tree as theirs, for TestCacheTree to check every leaf of.
 func treeCache(id uint) *pcache {
 	var c *pcache
-	if id < 32 {
-		if id < 16 {
-			if id < 8 {
-				if id < 4 {
-					if id < 2 {
-						if id == 0 {
-							c = &caches[0]
-						} else {
-							c = &caches[1]
-						}
+	if id < 16 {
+		if id < 8 {
+			if id < 4 {
+				if id < 2 {
+					if id == 0 {
+						c = &caches[0]
 					} else {
-						if id == 2 {
-							c = &caches[2]
-						} else {
-							c = &caches[3]
-						}
+						c = &caches[1]
 					}
 				} else {
-					if id < 6 {
-						if id == 4 {
-							c = &caches[4]
-						} else {
-							c = &caches[5]
-						}
+					if id == 2 {
+						c = &caches[2]
 					} else {
-						if id == 6 {
-							c = &caches[6]
-						} else {
-							c = &caches[7]
-						}
+						c = &caches[3]
 					}
 				}
 			} else {
-				if id < 12 {
-					if id < 10 {
-						if id == 8 {
-							c = &caches[8]
-						} else {
-							c = &caches[9]
-						}
+				if id < 6 {
+					if id == 4 {
+						c = &caches[4]
 					} else {
-						if id == 10 {
-							c = &caches[10]
-						} else {
-							c = &caches[11]
-						}
+						c = &caches[5]
 					}
 				} else {
-					if id < 14 {
-						if id == 12 {
-							c = &caches[12]
-						} else {
-							c = &caches[13]
-						}
+					if id == 6 {
+						c = &caches[6]
 					} else {
-						if id == 14 {
-							c = &caches[14]
-						} else {
-							c = &caches[15]
-						}
+						c = &caches[7]
 					}
 				}
 			}
 		} else {
-			if id < 24 {
-				if id < 20 {
-					if id < 18 {
-						if id == 16 {
-							c = &caches[16]
-						} else {
-							c = &caches[17]
-						}
+			if id < 12 {
+				if id < 10 {
+					if id == 8 {
+						c = &caches[8]
 					} else {
-						if id == 18 {
-							c = &caches[18]
-						} else {
-							c = &caches[19]
-						}
+						c = &caches[9]
 					}
 				} else {
-					if id < 22 {
-						if id == 20 {
-							c = &caches[20]
-						} else {
-							c = &caches[21]
-						}
+					if id == 10 {
+						c = &caches[10]
 					} else {
-						if id == 22 {
-							c = &caches[22]
-						} else {
-							c = &caches[23]
-						}
+						c = &caches[11]
 					}
 				}
 			} else {
-				if id < 28 {
-					if id < 26 {
-						if id == 24 {
-							c = &caches[24]
-						} else {
-							c = &caches[25]
-						}
+				if id < 14 {
+					if id == 12 {
+						c = &caches[12]
 					} else {
-						if id == 26 {
-							c = &caches[26]
-						} else {
-							c = &caches[27]
-						}
+						c = &caches[13]
 					}
 				} else {
-					if id < 30 {
-						if id == 28 {
-							c = &caches[28]
-						} else {
-							c = &caches[29]
-						}
+					if id == 14 {
+						c = &caches[14]
 					} else {
-						if id == 30 {
-							c = &caches[30]
-						} else {
-							c = &caches[31]
-						}
+						c = &caches[15]
 					}
 				}
 			}

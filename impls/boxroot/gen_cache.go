@@ -20,7 +20,7 @@ import (
 )
 
 // directCaches is how many P ids get a leaf of their own.
-const directCaches = 32
+const directCaches = 16
 
 func main() {
 	out := flag.String("o", "cache_norace.go", "file to write, - for standard output")
@@ -76,22 +76,21 @@ package boxroot
 // for the race detector.
 //
 // The fast paths find the P's cache through a tree of compares on the P
-// id, with the cache's work written out at each leaf (a constant address
-// per leaf), rather than at &caches[id]. The id comes at the end of a chain
-// of dependent loads (the goroutine's M, its P, the P's id), and every load
-// of the cache at &caches[id] waits for it. The tree turns that data
-// dependency into branches: the processor predicts them (a goroutine stays
-// on its P for many handles), loads the cache at the leaf's constant
-// address while the id is still on its way, and checks the guess when the
-// id arrives. The cache's work is in the leaves, not after the tree,
-// because leaves that only chose an address would be compiled to
-// conditional moves, which wait for the id again; and it is a tree, not a
-// switch, because a switch this size compiles to a jump table, whose
-// indirect jump costs the single goroutine more than it saves. Ps from
-// directCaches on take &caches[id]. The costs, and the commands that
-// measure them, are in results/boxroot-handle-bench.md ("The P id's chain
-// of loads"); the "dropin-indexed" case of BenchmarkHandleCrossThread is
-// this API with its cache at &caches[id], beside it in the same run.
+// id, a constant address per leaf, rather than at &caches[id]. The id
+// comes at the end of a chain of dependent loads (the goroutine's M, its
+// P, the P's id), and every load of the cache at &caches[id] waits for it.
+// The tree turns that data dependency into branches: the processor
+// predicts them (a goroutine stays on its P for many handles), loads the
+// cache at the leaf's constant address while the id is still on its way,
+// and checks the guess when the id arrives. It is a tree, not a switch,
+// because a switch this size compiles to a jump table, whose indirect jump
+// cost the single goroutine more than the tree does; and it stops at
+// directCaches leaves, each level of compares costing the single
+// goroutine a little more. Ps from directCaches on take &caches[id]. The
+// costs, and the commands that measure them, are in
+// results/boxroot-handle-bench.md ("The P id's chain of loads"); the
+// "dropin-indexed" case of BenchmarkHandleCrossThread is this API with its
+// cache at &caches[id], beside it in the same run.
 
 // directCaches is how many P ids have a leaf of their own, with their
 // cache at a constant address, in the fast paths' tree.
@@ -105,8 +104,12 @@ const directCaches = {{.N}}
 // with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
 	var h Handle
+	var c *pcache
 	id := uint(procPin())
-	{{byID "h = caches[K].pop()"}}
+	{{byID "c = &caches[K]"}}
+	if c != nil {
+		h = c.pop()
+	}
 	if h != 0 {
 		procUnpin()
 		// The slot is ours: it left the cache. The Delete that freed
@@ -125,10 +128,10 @@ func NewHandle(v any) Handle {
 // P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
 	free(stdLive(h), h)
-	ok := false
+	var c *pcache
 	id := uint(procPin())
-	{{byID "ok = caches[K].pushFreed(h + tagOne)"}}
-	if ok {
+	{{byID "c = &caches[K]"}}
+	if c != nil && c.pushFreed(h+tagOne) {
 		procUnpin()
 		return
 	}
@@ -153,7 +156,7 @@ func pinCache() *pcache {
 func unpinCache(*pcache) { procUnpin() }
 
 // treeCache returns the cache the fast paths' tree finds for P id, or
-// nil: the same tree, for TestCacheTree to check every leaf of.
+// nil: the same tree as theirs, for TestCacheTree to check every leaf of.
 func treeCache(id uint) *pcache {
 	var c *pcache
 	{{byID "c = &caches[K]"}}
