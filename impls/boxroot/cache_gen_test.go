@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -80,10 +81,24 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 }
 
 // TestCacheTree checks every leaf of the fast paths' tree, and its default
-// path: P id i gets caches[i], a P beyond maxCaches none. treeCache is the
-// tree NewHandle and Delete have, from the same template
-// (TestCacheFastPathsGenerated).
+// path: P id i gets caches[i], a P beyond maxCaches none. It checks them
+// in treeCache, and that NewHandle and Delete have treeCache's tree, word
+// for word.
 func TestCacheTree(t *testing.T) {
+	src, err := os.ReadFile("cache_norace.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(src[strings.Index(string(src), "func treeCache("):])
+	start := strings.Index(body, "\tif id < ")
+	end := strings.Index(body, "\treturn c\n")
+	if start < 0 || end < start {
+		t.Fatal("cache_norace.go: no tree in treeCache")
+	}
+	if n := strings.Count(string(src), body[start:end]); n != 3 {
+		t.Errorf("cache_norace.go has treeCache's tree %d times, want 3 (treeCache, NewHandle, Delete)", n)
+	}
+
 	for id := range uint(maxCaches + 2) {
 		want := (*pcache)(nil)
 		if id < maxCaches {
