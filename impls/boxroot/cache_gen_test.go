@@ -89,10 +89,10 @@ func TestCacheTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := string(src[strings.Index(string(src), "func treeCache("):])
+	_, body, found := strings.Cut(string(src), "func treeCache(")
 	start := strings.Index(body, "\tif id < ")
 	end := strings.Index(body, "\treturn c\n")
-	if start < 0 || end < start {
+	if !found || start < 0 || end < start {
 		t.Fatal("cache_norace.go: no tree in treeCache")
 	}
 	if n := strings.Count(string(src), body[start:end]); n != 3 {
