@@ -10,12 +10,14 @@ import "github.com/rootbench/rootbench/cell"
 // free publishes with a CAS) and stays pinned.
 //
 // Any drop-in design keeps per-P state, since its callers hold no context,
-// and Go reaches per-P state safely only pinned (procPin, as sync.Pool does):
-// one pin and one unpin per create and per delete. The domain API is the
-// cheapest allocator here, and the reference the drop-in API's targets are
-// set against. So this case is the least a drop-in design can cost in this
-// stream, whatever it keeps per P; its ratio to "boxroot" is what the pins
-// alone add to the reference.
+// and the cheapest safe way Go offers to it is a pin (procPin, as sync.Pool
+// does; a delete with one atomic operation instead measured slower, see
+// results/boxroot-handle-bench.md): one pin pair per create and per delete.
+// The domain API is the cheapest allocator here, and the reference the
+// drop-in API's targets are set against. So this case is the least a
+// drop-in design that pins per operation can cost in this stream, whatever
+// it keeps per P: its ratio to "boxroot" is what the pins alone add to the
+// reference.
 func init() {
 	crossCases = append(crossCases, crossCaseOf("domain-pins-floor",
 		func() cell.Impl[Handle] { return &domainPinsImpl{im: New(Options{})} }))
@@ -63,45 +65,4 @@ func (d *domainPinsDomain) Delete(h Handle) {
 func (d *domainPinsDomain) Close() {
 	d.d.Close()
 	d.fi.closed(&d.creates, &d.deletes)
-}
-
-// "domain-pins-id-floor" is "domain-pins-floor" with the fast paths behind
-// a branch on the P id that procPin returns, as the drop-in API's tree is:
-// what making a path depend on the id adds, when the state it then uses is
-// the worker's own.
-func init() {
-	crossCases = append(crossCases, crossCaseOf("domain-pins-id-floor",
-		func() cell.Impl[Handle] { return &dpidImpl{domainPinsImpl{im: New(Options{})}} }))
-}
-
-type dpidImpl struct{ domainPinsImpl }
-
-func (fi *dpidImpl) NewDomain() cell.Domain[Handle] {
-	return &dpidDomain{domainPinsDomain{fi: &fi.domainPinsImpl, d: fi.im.NewLocalDomain()}}
-}
-
-type dpidDomain struct{ domainPinsDomain }
-
-func (d *dpidDomain) Create(v any) Handle {
-	d.creates++
-	var h Handle
-	if id := uint(procPin()); id < maxCaches {
-		h = d.d.create(v, noSlowCreate)
-	}
-	procUnpin()
-	if h == 0 {
-		h = d.d.createSlow(v)
-	}
-	return h
-}
-
-func (d *dpidDomain) Delete(h Handle) {
-	d.deletes++
-	if id := uint(procPin()); id < maxCaches {
-		d.d.Delete(h)
-		procUnpin()
-		return
-	}
-	procUnpin()
-	d.d.Delete(h)
 }
