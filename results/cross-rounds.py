@@ -1,0 +1,40 @@
+"""Summarise cross-rounds.sh output: for every case and configuration, the
+median over rounds of the case's wall time per cell divided by the domain
+API's (boxroot) in the same round, with a 95% bootstrap interval of that
+median (2000 resamples of the rounds, seed 1).
+
+Assumptions: rounds are exchangeable (the machine's state drifts, but each
+ratio is taken within one invocation, so a drift common to both cases
+cancels); the interval is the percentile bootstrap's, which is honest for a
+median of 15-20 rounds only roughly, and says nothing about a drift that
+hits one case more than the other within a round.
+"""
+import random
+import re
+import statistics
+import sys
+
+rounds = []
+for line in open(sys.argv[1]):
+    if line.startswith("# round"):
+        rounds.append({})
+        continue
+    m = re.match(r"BenchmarkHandleCrossThread/(\S+)/(\S+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
+    if m and rounds:
+        rounds[-1][(m.group(1), m.group(2))] = float(m.group(3))
+
+random.seed(1)
+configs = ["1x1", "2x2", "2x2-per-consumer"]
+cases = sorted({c for r in rounds for (_, c) in r if c != "boxroot"})
+print("ratio to boxroot (domain API), median [95% bootstrap], rounds:", len(rounds))
+print("%-22s" % "case" + "".join("%-26s" % g for g in configs))
+for c in cases:
+    row = "%-22s" % c
+    for g in configs:
+        r = [x[(g, c)] / x[(g, "boxroot")] for x in rounds if (g, c) in x and (g, "boxroot") in x]
+        if not r:
+            row += "%-26s" % "-"
+            continue
+        meds = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
+        row += "%-26s" % ("%.2f [%.2f, %.2f] n=%d" % (statistics.median(r), meds[50], meds[1949], len(r)))
+    print(row)

@@ -1,0 +1,21 @@
+#!/bin/sh
+# cross-rounds.sh: interleaved rounds of BenchmarkHandleCrossThread, for
+# ratios that come from one invocation each.
+#
+#   go test -c -o /tmp/pd.test ./impls/boxroot
+#   results/cross-rounds.sh /tmp/pd.test 20 'boxroot-handle|boxroot|domain-pins-floor' > raw.txt
+#   python3 results/cross-rounds.py raw.txt
+#
+# One round is one invocation of the test binary running every case named
+# by the pattern once, at 20M cells, with one producer and one consumer,
+# two of each, and two of each with a queue per consumer. Each round's
+# header line carries uptime's load.
+set -eu
+bin=$1 rounds=$2 cases=$3
+i=1
+while [ "$i" -le "$rounds" ]; do
+	echo "# round $i $(uptime)"
+	"$bin" -test.run XXX -test.bench "HandleCrossThread/(1x1|2x2|2x2-per-consumer)/($cases)\$" \
+		-test.benchtime 20000000x | grep '^Bench'
+	i=$((i + 1))
+done
