@@ -185,7 +185,10 @@
 // drop-in API if finding the P's cache were free. Its dropin-indexed case
 // is the drop-in API with its cache at &caches[id], where every load of
 // the cache waits for the P id: what the tree saves. Its nocopy-floor
-// case is the unpinned floor without the magazines' copies.
+// case is the unpinned floor without the magazines' copies. Its
+// domain-pins-floor case is the domain API with the drop-in API's pins
+// around each create and delete: the least any drop-in design that pins
+// per operation can cost, since the domain API is the reference.
 //
 // # Ablations
 //
