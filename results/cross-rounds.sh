@@ -11,6 +11,10 @@
 # two of each, and two of each with a queue per consumer. Each round's
 # header line carries uptime's load.
 set -eu
+if [ $# -ne 3 ]; then
+	echo "usage: $0 TEST-BINARY ROUNDS CASES (e.g. /tmp/pd.test 20 'boxroot-handle|boxroot')" >&2
+	exit 2
+fi
 bin=$1 rounds=$2 cases=$3
 i=1
 while [ "$i" -le "$rounds" ]; do
