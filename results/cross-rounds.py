@@ -14,6 +14,9 @@ import re
 import statistics
 import sys
 
+if len(sys.argv) != 2:
+    sys.exit("usage: cross-rounds.py ROUNDS-FILE (the output of cross-rounds.sh)")
+
 rounds = []
 for line in open(sys.argv[1]):
     if line.startswith("# round"):

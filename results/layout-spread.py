@@ -18,6 +18,9 @@ import re
 import statistics as st
 import sys
 
+if len(sys.argv) != 2:
+    sys.exit("usage: layout-spread.py ROUNDS-FILE (rounds headed "# round R seed S")")
+
 data={}
 for line in open(sys.argv[1]):
     m=re.match(r'# round (\d+) seed (\d+)',line)
