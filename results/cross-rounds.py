@@ -15,7 +15,8 @@ import statistics
 import sys
 
 if len(sys.argv) != 2:
-    sys.exit("usage: cross-rounds.py ROUNDS-FILE (the output of cross-rounds.sh)")
+    print("usage: cross-rounds.py ROUNDS-FILE (the output of cross-rounds.sh)", file=sys.stderr)
+    sys.exit(2)
 
 rounds = []
 for line in open(sys.argv[1]):

@@ -19,7 +19,8 @@ import statistics as st
 import sys
 
 if len(sys.argv) != 2:
-    sys.exit("usage: layout-spread.py ROUNDS-FILE (rounds headed "# round R seed S")")
+    print("usage: layout-spread.py ROUNDS-FILE (rounds headed '# round R seed S')", file=sys.stderr)
+    sys.exit(2)
 
 data={}
 for line in open(sys.argv[1]):
