@@ -97,24 +97,24 @@
 //
 // # The drop-in API
 //
-// Free slots live in two tiers, as in a memory allocator's per-CPU caches:
-// a cache per P of up to 1024 free slots, kept as the handles their next
-// creates return (a double-ended queue whose top is used as a stack, so
-// that a goroutine that creates and deletes in turn reuses warm slots), and
-// a depot under one mutex: magazines (batches of 512 handles passed on
-// whole from the cache that gave them back to the next that takes one,
-// without touching the slots) and the pools' local free lists. NewHandle
-// pins the goroutine to its P (runtime.procPin, as sync.Pool does), finds
-// the P's cache through a tree of compares on the P id (a constant address
-// per leaf, so that the processor loads the cache on predicted branches
-// instead of waiting for the id), pops a handle from it, unpins, and writes the value
-// into the handle's slot; Delete checks the handle's tag, writes the free mark, advances the
-// tag, and pushes the slot's next handle onto its own P's cache the same
-// way: on top if this P handed the slot out last, else at the bottom, so
-// that two Ps do not come to reuse two slots of one cache line (false
-// sharing) after goroutines moved between them: each P's top stays among
-// its own slots. Neither takes a lock or an atomic read-modify-write. An
-// empty cache takes 512 slots from the depot, a full one gives its bottom
+// Free slots live in two tiers, as in a memory allocator's per-CPU caches: a
+// cache per P of up to 1024 free slots, kept as the handles their next
+// creates return (a double-ended queue whose top is used as a stack, so that
+// a goroutine that creates and deletes in turn reuses warm slots), and a
+// depot under one mutex: magazines (batches of 512 handles passed on whole
+// from the cache that gave them back to the next that takes one, without
+// touching the slots) and the pools' local free lists. NewHandle pins the
+// goroutine to its P (runtime.procPin, as sync.Pool does), finds the P's
+// cache through a tree of compares on the P id (a constant address per leaf,
+// so that the processor loads the cache on predicted branches instead of
+// waiting for the id), pops a handle from it, unpins, and writes the value
+// into the handle's slot; Delete checks the handle's tag, writes the free
+// mark, advances the tag, and pushes the slot's next handle onto its own P's
+// cache the same way: on top if this P handed the slot out last, else at the
+// bottom, so that two Ps do not come to reuse two slots of one cache line
+// (false sharing) after goroutines moved between them: each P's top stays
+// among its own slots. Neither takes a lock or an atomic read-modify-write.
+// An empty cache takes 512 slots from the depot, a full one gives its bottom
 // 512 back, copied between the cache and the depot under the depot's mutex
 // while pinned; the depot allocates a pool only when it has no free slot.
 // Under the race detector each cache is guarded by a mutex instead of the

@@ -4,12 +4,12 @@ package boxroot
 
 import "github.com/rootbench/rootbench/cell"
 
-// BenchmarkHandleCrossThread's "dropin-indexed" case is the drop-in API
-// with its fast paths addressing the P's cache by the P id, &caches[id],
-// as they did before the tree of compares on the id (cache_norace.go):
-// the same caches, depot and slow paths, with every load of the cache
-// waiting for the id's chain of loads. Beside "boxroot-handle" it measures
-// what the tree saves, in the same invocation. Not under -race, where the caches are
+// BenchmarkHandleCrossThread's "dropin-indexed" case is the drop-in API with
+// its fast paths addressing the P's cache by the P id, &caches[id], as they
+// did before the tree of compares on the id (cache_norace.go): the same
+// caches, depot and slow paths, with every load of the cache waiting for the
+// id's chain of loads. Beside "boxroot-handle" it measures what the tree
+// saves, in the same invocation. Not under -race, where the caches are
 // guarded by locks instead of pins.
 func init() {
 	crossCases = append(crossCases, crossCaseOf("dropin-indexed",
