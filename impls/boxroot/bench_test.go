@@ -268,16 +268,22 @@ func BenchmarkHandleCrossThread(b *testing.B) {
 }
 
 // crossCase is one API in BenchmarkHandleCrossThread: run makes a fresh
-// implementation and runs the workload on it once.
+// implementation and runs the workload on it once; domain makes one of its
+// worker domains (for TestCrossCaseDomainsApart).
 type crossCase struct {
-	name string
-	run  func(msgpass.Params) (msgpass.Result, error)
+	name   string
+	run    func(msgpass.Params) (msgpass.Result, error)
+	domain func() any
 }
 
 func crossCaseOf[C any](name string, newImpl func() cell.Impl[C]) crossCase {
-	return crossCase{name, func(p msgpass.Params) (msgpass.Result, error) {
-		return msgpass.Run(context.Background(), newImpl(), p)
-	}}
+	return crossCase{
+		name: name,
+		run: func(p msgpass.Params) (msgpass.Result, error) {
+			return msgpass.Run(context.Background(), newImpl(), p)
+		},
+		domain: func() any { return newImpl().NewDomain() },
+	}
 }
 
 // crossCases lists the APIs BenchmarkHandleCrossThread compares;

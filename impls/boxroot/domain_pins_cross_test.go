@@ -33,9 +33,11 @@ func (fi *domainPinsImpl) NewDomain() cell.Domain[Handle] {
 }
 
 type domainPinsDomain struct {
+	_                [64]byte // apart from the previous worker's domain
 	fi               *domainPinsImpl
 	d                *Domain
 	creates, deletes int64
+	_                [64]byte // apart from the next worker's domain
 }
 
 // noSlowCreate is the slow path the pinned fast path is given: it returns

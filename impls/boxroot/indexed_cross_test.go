@@ -21,8 +21,10 @@ type indexedImpl struct{ floorCounts }
 func (fi *indexedImpl) NewDomain() cell.Domain[Handle] { return &indexedDomain{fi: fi} }
 
 type indexedDomain struct {
+	_                [64]byte // apart from the previous worker's domain
 	fi               *indexedImpl
 	creates, deletes int64
+	_                [64]byte // apart from the next worker's domain
 }
 
 func (d *indexedDomain) Create(v any) Handle {

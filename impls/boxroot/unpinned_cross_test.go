@@ -39,6 +39,7 @@ type unpinnedImpl struct{ floorCounts }
 func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] { return &unpinnedDomain{fi: fi} }
 
 type unpinnedDomain struct {
+	_                [64]byte // apart from the previous worker's domain
 	fi               *unpinnedImpl
 	creates, deletes int64
 	c                pcache

@@ -25,10 +25,12 @@ func (fi *nocopyImpl) NewDomain() cell.Domain[Handle] { return &nocopyDomain{fi:
 
 // nocopyDomain's magazine m holds n free slots' handles.
 type nocopyDomain struct {
+	_                [64]byte // apart from the previous worker's domain
 	fi               *nocopyImpl
 	creates, deletes int64
 	m                *magazine
 	n                int
+	_                [64]byte // apart from the next worker's domain
 }
 
 func (d *nocopyDomain) Create(v any) Handle {

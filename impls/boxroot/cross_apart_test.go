@@ -1,0 +1,66 @@
+package boxroot
+
+import (
+	"reflect"
+	"testing"
+	"unsafe"
+)
+
+// TestCrossCaseDomainsApart checks that no two workers' domains of a
+// BenchmarkHandleCrossThread case can share a cache line. The workers
+// allocate their domains one after another, often from the same span, and
+// each writes its own per-cell counters: two domains in one cache line
+// make the producer and the consumer write that line in turn at every
+// cell, which costs more than the whole create and delete (a floor
+// measured without padding read 2.2x the domain API at 1x1 in some
+// processes and 1.2x in others; results/boxroot-handle-bench.md, "False
+// sharing in the floors"). So a case's domain type must begin and end with
+// at least 64 bytes of blank padding. The domain API's own Domain is
+// checked differently: the fields it writes per cell (the pending chain
+// and the create count) must lie at least 64 bytes from either end.
+func TestCrossCaseDomainsApart(t *testing.T) {
+	for _, c := range crossCases {
+		typ := reflect.TypeOf(c.domain())
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		switch {
+		case typ == reflect.TypeFor[Domain]():
+			var d Domain
+			for name, off := range map[string]uintptr{
+				"pend": unsafe.Offsetof(d.pend), "taken": unsafe.Offsetof(d.taken),
+			} {
+				if off < cacheLine || off+8 > unsafe.Sizeof(d)-cacheLine {
+					t.Errorf("%s: Domain.%s at offset %d of %d: within a cache line of an end", c.name, name, off, unsafe.Sizeof(d))
+				}
+			}
+		case typ.Kind() != reflect.Struct || typ.Size() == 0:
+			// No state: nothing to share.
+		default:
+			if !padded(typ, 0) || !padded(typ, -1) {
+				t.Errorf("%s: domain type %v does not begin and end with [64]byte padding", c.name, typ)
+			}
+		}
+	}
+}
+
+// cacheLine is the padding a worker's domain needs at each end.
+const cacheLine = 64
+
+// padded reports whether struct type typ's first (end 0) or last (end -1)
+// field is blank padding of at least cacheLine bytes, looking into an
+// embedded or nested struct at that end.
+func padded(typ reflect.Type, end int) bool {
+	if typ.Kind() != reflect.Struct || typ.NumField() == 0 {
+		return false
+	}
+	i := 0
+	if end < 0 {
+		i = typ.NumField() - 1
+	}
+	f := typ.Field(i)
+	if f.Name == "_" && f.Type.Kind() == reflect.Array && f.Type.Size() >= cacheLine {
+		return true
+	}
+	return padded(f.Type, end)
+}
