@@ -70,11 +70,10 @@ func pcheckedSlow(f func(*Domain) Handle) Handle {
 	defer pdomainMu.Unlock()
 	id := procPin()
 	pbusy[id].Store(1)
+	defer pbusy[id].Store(0) // also if f panics (a full allocator)
 	dom := pdomainOf(id)
 	procUnpin()
-	h := f(dom)
-	pbusy[id].Store(0)
-	return h
+	return f(dom)
 }
 
 func (d *pcheckedDomain) Get(h Handle) any { return d.fi.im.Get(h) }
