@@ -1,6 +1,7 @@
 """Summarise cross-rounds.sh output: for every case and configuration, the
-median over rounds of the case's wall time per cell divided by the domain
-API's (boxroot) in the same round, with a 95% bootstrap interval of that
+median over rounds of the case's wall time per cell divided by the
+reference case's in the same round (the domain API, boxroot, unless a
+second argument names another case), with a 95% bootstrap interval of that
 median (2000 resamples of the rounds, seed 1).
 
 Assumptions: rounds are exchangeable (the machine's state drifts, but each
@@ -14,9 +15,10 @@ import re
 import statistics
 import sys
 
-if len(sys.argv) != 2:
-    print("usage: cross-rounds.py ROUNDS-FILE (the output of cross-rounds.sh)", file=sys.stderr)
+if len(sys.argv) not in (2, 3):
+    print("usage: cross-rounds.py ROUNDS-FILE [REFERENCE-CASE] (the output of cross-rounds.sh; reference boxroot)", file=sys.stderr)
     sys.exit(2)
+ref = sys.argv[2] if len(sys.argv) == 3 else "boxroot"
 
 rounds = []
 for line in open(sys.argv[1]):
@@ -29,13 +31,16 @@ for line in open(sys.argv[1]):
 
 random.seed(1)
 configs = ["1x1", "2x2", "2x2-per-consumer"]
-cases = sorted({c for r in rounds for (_, c) in r if c != "boxroot"})
-print("ratio to boxroot (domain API), median [95% bootstrap], rounds:", len(rounds))
+cases = sorted({c for r in rounds for (_, c) in r if c != ref})
+if not any((g, ref) in r for r in rounds for g in configs):
+    print("cross-rounds.py: no case %r in %s" % (ref, sys.argv[1]), file=sys.stderr)
+    sys.exit(2)
+print("ratio to %s, median [95%% bootstrap], rounds:" % ref, len(rounds))
 print("%-22s" % "case" + "".join("%-26s" % g for g in configs))
 for c in cases:
     row = "%-22s" % c
     for g in configs:
-        r = [x[(g, c)] / x[(g, "boxroot")] for x in rounds if (g, c) in x and (g, "boxroot") in x]
+        r = [x[(g, c)] / x[(g, ref)] for x in rounds if (g, c) in x and (g, ref) in x]
         if not r:
             row += "%-26s" % "-"
             continue

@@ -188,7 +188,9 @@
 // case is the unpinned floor without the magazines' copies. Its
 // domain-pins-floor case is the domain API with the drop-in API's pins
 // around each create and delete: the least any drop-in design that pins
-// per operation can cost, since the domain API is the reference.
+// per operation can cost, since the domain API is the reference. Its
+// pdomain-floor and pdomain-checked cases price another design for the
+// drop-in API: a domain per P, used pinned.
 //
 // # Ablations
 //
