@@ -28,8 +28,8 @@ func TestCacheFastPathsGenerated(t *testing.T) {
 	}
 }
 
-// TestFastPathsUseTheirPsCache checks that NewHandle and Delete use the
-// cache of the P they run on, through the tree's leaves and its default
+// TestFastPathsUseTheirPsCache checks that NewHandle and Delete, and the
+// cell's Create and Delete, use the cache of the P they run on, through the tree's leaves and its default
 // path: it runs them pinned (procPin nests), with more Ps than the tree
 // has leaves, and checks that NewHandle took the top of that P's cache and
 // Delete put the slot back there. gen_cache.go writes every leaf from one
@@ -43,6 +43,7 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 * (directCaches + 8) {
 		wg.Go(func() {
+			hd := &handleDomain{hi: &handleImpl{}}
 			for range 20 {
 				// Make sure the P's cache has a handle and room (the
 				// slow paths may not run pinned); then check, pinned.
@@ -58,9 +59,16 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 				took := h == top
 				h.Delete()
 				back := c.sl[(c.top-1)%cacheSize] == h+tagOne
+				// The cell's methods, the same fast paths again.
+				top2 := c.sl[(c.top-1)%cacheSize]
+				h2 := hd.Create(nil)
+				took2 := h2 == top2
+				hd.Delete(h2)
+				back2 := c.sl[(c.top-1)%cacheSize] == h2+tagOne
 				procUnpin()
-				if !took || !back {
-					t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v", id, h, top, back)
+				if !took || !back || !took2 || !back2 {
+					t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v; the cell's Create took %#x (top %#x), Delete put back %v",
+						id, h, top, back, h2, top2, back2)
 					return
 				}
 				mu.Lock()
@@ -82,8 +90,8 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 
 // TestCacheTree checks every leaf of the fast paths' tree, and its default
 // path: P id i gets caches[i], a P beyond maxCaches none. It checks them
-// in treeCache, and that NewHandle and Delete have treeCache's tree, word
-// for word.
+// in treeCache, and that NewHandle and Delete (and the cell's Create and
+// Delete) have treeCache's tree, word for word.
 func TestCacheTree(t *testing.T) {
 	src, err := os.ReadFile("cache_norace.go")
 	if err != nil {
@@ -95,8 +103,8 @@ func TestCacheTree(t *testing.T) {
 	if !found || start < 0 || end < start {
 		t.Fatal("cache_norace.go: no tree in treeCache")
 	}
-	if n := strings.Count(string(src), body[start:end]); n != 3 {
-		t.Errorf("cache_norace.go has treeCache's tree %d times, want 3 (treeCache, NewHandle, Delete)", n)
+	if n := strings.Count(string(src), body[start:end]); n != 5 {
+		t.Errorf("cache_norace.go has treeCache's tree %d times, want 5 (treeCache, NewHandle, Delete and the cell's Create and Delete)", n)
 	}
 
 	for id := range uint(maxCaches + 2) {

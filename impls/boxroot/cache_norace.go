@@ -202,6 +202,178 @@ func (h Handle) Delete() {
 	deleteSlow(h + tagOne)
 }
 
+// Create is NewHandle for HandleImpl's cells, and Delete is Handle.Delete:
+// the same fast paths, from the same template, as the bodies of the
+// methods that the workloads call through cell.Domain, rather than calls
+// to NewHandle and Delete. A program calls NewHandle and Delete directly,
+// one call deep; a workload calls the cell's methods through an
+// interface, and as wrappers they would add a second call, which the
+// domain API's cells (whose fast paths inline into their methods) do not
+// pay. Measured in results/boxroot-handle-bench.md ("The cell's methods
+// as the fast paths").
+func (hd *handleDomain) Create(v any) Handle {
+	hd.creates++
+	var h Handle
+	var c *pcache
+	id := uint(procPin())
+	if id < 16 {
+		if id < 8 {
+			if id < 4 {
+				if id < 2 {
+					if id == 0 {
+						c = &caches[0]
+					} else {
+						c = &caches[1]
+					}
+				} else {
+					if id == 2 {
+						c = &caches[2]
+					} else {
+						c = &caches[3]
+					}
+				}
+			} else {
+				if id < 6 {
+					if id == 4 {
+						c = &caches[4]
+					} else {
+						c = &caches[5]
+					}
+				} else {
+					if id == 6 {
+						c = &caches[6]
+					} else {
+						c = &caches[7]
+					}
+				}
+			}
+		} else {
+			if id < 12 {
+				if id < 10 {
+					if id == 8 {
+						c = &caches[8]
+					} else {
+						c = &caches[9]
+					}
+				} else {
+					if id == 10 {
+						c = &caches[10]
+					} else {
+						c = &caches[11]
+					}
+				}
+			} else {
+				if id < 14 {
+					if id == 12 {
+						c = &caches[12]
+					} else {
+						c = &caches[13]
+					}
+				} else {
+					if id == 14 {
+						c = &caches[14]
+					} else {
+						c = &caches[15]
+					}
+				}
+			}
+		}
+	} else if id < maxCaches {
+		c = &caches[id]
+	}
+	if c != nil {
+		h = c.pop()
+	}
+	if h != 0 {
+		procUnpin()
+		// The slot is ours: it left the cache. The Delete that freed
+		// it wrote it before caching it, ordered by the P.
+		stdSlot(h).v = v
+		return h
+	}
+	procUnpin()
+	return newHandleSlow(v)
+}
+
+// Delete is Handle.Delete for HandleImpl's cells (see Create).
+func (hd *handleDomain) Delete(h Handle) {
+	hd.deletes++
+	free(stdLive(h), h)
+	var c *pcache
+	id := uint(procPin())
+	if id < 16 {
+		if id < 8 {
+			if id < 4 {
+				if id < 2 {
+					if id == 0 {
+						c = &caches[0]
+					} else {
+						c = &caches[1]
+					}
+				} else {
+					if id == 2 {
+						c = &caches[2]
+					} else {
+						c = &caches[3]
+					}
+				}
+			} else {
+				if id < 6 {
+					if id == 4 {
+						c = &caches[4]
+					} else {
+						c = &caches[5]
+					}
+				} else {
+					if id == 6 {
+						c = &caches[6]
+					} else {
+						c = &caches[7]
+					}
+				}
+			}
+		} else {
+			if id < 12 {
+				if id < 10 {
+					if id == 8 {
+						c = &caches[8]
+					} else {
+						c = &caches[9]
+					}
+				} else {
+					if id == 10 {
+						c = &caches[10]
+					} else {
+						c = &caches[11]
+					}
+				}
+			} else {
+				if id < 14 {
+					if id == 12 {
+						c = &caches[12]
+					} else {
+						c = &caches[13]
+					}
+				} else {
+					if id == 14 {
+						c = &caches[14]
+					} else {
+						c = &caches[15]
+					}
+				}
+			}
+		}
+	} else if id < maxCaches {
+		c = &caches[id]
+	}
+	if c != nil && c.pushFreed(h+tagOne) {
+		procUnpin()
+		return
+	}
+	procUnpin()
+	deleteSlow(h + tagOne)
+}
+
 // pinCache pins the calling goroutine to its P and returns the P's slot
 // cache; the caller has it to itself until unpinCache. It returns nil
 // (unpinned) when the P has no cache (its id is maxCaches or more).

@@ -45,6 +45,18 @@ func (h Handle) Delete() {
 	deleteSlow(h + tagOne)
 }
 
+// Create is NewHandle for HandleImpl's cells (see cache_norace.go).
+func (hd *handleDomain) Create(v any) Handle {
+	hd.creates++
+	return NewHandle(v)
+}
+
+// Delete is Handle.Delete for HandleImpl's cells (see cache_norace.go).
+func (hd *handleDomain) Delete(h Handle) {
+	hd.deletes++
+	h.Delete()
+}
+
 // pinCache returns the slot cache of the P the caller runs on, locked, or
 // nil when the P has none (its id is maxCaches or more).
 func pinCache() *pcache {

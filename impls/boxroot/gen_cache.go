@@ -103,23 +103,7 @@ const directCaches = {{.N}}
 // depot. When every one of MaxHandles slots is live or cached, it panics
 // with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
-	var h Handle
-	var c *pcache
-	id := uint(procPin())
-	{{byID "c = &caches[K]"}}
-	if c != nil {
-		h = c.pop()
-	}
-	if h != 0 {
-		procUnpin()
-		// The slot is ours: it left the cache. The Delete that freed
-		// it wrote it before caching it, ordered by the P.
-		stdSlot(h).v = v
-		return h
-	}
-	procUnpin()
-	return newHandleSlow(v)
-}
+{{template "create"}}}
 
 // Delete releases a handle from NewHandle; any goroutine may call it. It
 // panics if the handle is invalid or already deleted. It checks the
@@ -127,17 +111,25 @@ func NewHandle(v any) Handle {
 // advances the tag, then pushes the slot's next handle onto the calling
 // P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
-	free(stdLive(h), h)
-	var c *pcache
-	id := uint(procPin())
-	{{byID "c = &caches[K]"}}
-	if c != nil && c.pushFreed(h+tagOne) {
-		procUnpin()
-		return
-	}
-	procUnpin()
-	deleteSlow(h + tagOne)
-}
+{{template "delete"}}}
+
+// Create is NewHandle for HandleImpl's cells, and Delete is Handle.Delete:
+// the same fast paths, from the same template, as the bodies of the
+// methods that the workloads call through cell.Domain, rather than calls
+// to NewHandle and Delete. A program calls NewHandle and Delete directly,
+// one call deep; a workload calls the cell's methods through an
+// interface, and as wrappers they would add a second call, which the
+// domain API's cells (whose fast paths inline into their methods) do not
+// pay. Measured in results/boxroot-handle-bench.md ("The cell's methods
+// as the fast paths").
+func (hd *handleDomain) Create(v any) Handle {
+	hd.creates++
+{{template "create"}}}
+
+// Delete is Handle.Delete for HandleImpl's cells (see Create).
+func (hd *handleDomain) Delete(h Handle) {
+	hd.deletes++
+{{template "delete"}}}
 
 // pinCache pins the calling goroutine to its P and returns the P's slot
 // cache; the caller has it to itself until unpinCache. It returns nil
@@ -162,4 +154,30 @@ func treeCache(id uint) *pcache {
 	{{byID "c = &caches[K]"}}
 	return c
 }
-`))
+{{define "create"}}	var h Handle
+	var c *pcache
+	id := uint(procPin())
+	{{byID "c = &caches[K]"}}
+	if c != nil {
+		h = c.pop()
+	}
+	if h != 0 {
+		procUnpin()
+		// The slot is ours: it left the cache. The Delete that freed
+		// it wrote it before caching it, ordered by the P.
+		stdSlot(h).v = v
+		return h
+	}
+	procUnpin()
+	return newHandleSlow(v)
+{{end}}{{define "delete"}}	free(stdLive(h), h)
+	var c *pcache
+	id := uint(procPin())
+	{{byID "c = &caches[K]"}}
+	if c != nil && c.pushFreed(h+tagOne) {
+		procUnpin()
+		return
+	}
+	procUnpin()
+	deleteSlow(h + tagOne)
+{{end}}`))
