@@ -467,10 +467,11 @@ func StdStats() map[string]int64 {
 	}
 }
 
-// HandleImpl returns the drop-in API as a cell ("boxroot-handle"): every
-// domain is a thin wrapper around NewHandle, Value and Delete. Its Live
-// counts the cells created and deleted through its own domains, exactly
-// once they are closed.
+// HandleImpl returns the drop-in API as a cell ("boxroot-handle"): its
+// domains' Create and Delete are NewHandle's and Delete's fast paths
+// themselves (cache_norace.go), Get is Value; a domain holds nothing but
+// its counts. Its Live counts the cells created and deleted through its
+// own domains, exactly once they are closed.
 func HandleImpl() cell.Impl[Handle] { return &handleImpl{} }
 
 type handleImpl struct {
