@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/rootbench/rootbench/cell"
 )
 
 var churnFull = flag.Bool("boxroot.churn-full", false,
@@ -115,7 +117,8 @@ func checkReleased(t testing.TB) {
 	}
 }
 
-// TestDropInChurn runs 150 waves of 64 short-lived goroutines. Each
+// TestDropInChurn runs 150 waves of 64 short-lived goroutines (churnWaves,
+// through HandleImpl's domains, whose methods are the fast paths). Each
 // creates a batch of handles, deletes half of them itself and leaves the
 // other half to a goroutine of the next wave, then exits. The drop-in
 // pools must stay within 1.25 times the pools that the peak of live
@@ -124,7 +127,6 @@ func checkReleased(t testing.TB) {
 // pool must be released or kept empty, but for those holding a cached
 // slot.
 func TestDropInChurn(t *testing.T) {
-	const waves, workers = 150, 64
 	batch := 3000
 	if raceEnabled && !*churnFull {
 		// The race detector makes each handle ~20x dearer. Not smaller:
@@ -140,62 +142,77 @@ func TestDropInChurn(t *testing.T) {
 	// The pools other tests left: the depot reuses them before it
 	// allocates, so they are the peak until the test needs more.
 	startPools := StdStats()["pools"]
-	var live, peak atomic.Int64
+	peak := churnWaves(t, HandleImpl(), batch)
+	need := (before + peak + poolSize - 1) / poolSize
+	limit := max(need*5/4+int64(runtime.GOMAXPROCS(0)), startPools)
+	s := StdStats()
+	t.Logf("%d waves of %d goroutines: peak %d handles live (and %d of other tests: %d pools' worth), peak %d pools (limit %d, %d pools at the start); now %v",
+		churnWavesN, churnWorkers, peak, before, need, s["peak_pools"], limit, startPools, s)
+	if s["peak_pools"] > limit {
+		t.Errorf("peak %d pools for a peak of %d live handles (%d pools' worth): more than %d",
+			s["peak_pools"], peak, need, limit)
+	}
+	checkReleased(t)
+}
+
+// churnWavesN waves of churnWorkers goroutines make churnWaves' pattern.
+const churnWavesN, churnWorkers = 150, 64
+
+// churnWaves runs TestDropInChurn's pattern on impl: churnWavesN waves of
+// churnWorkers goroutines, each with a domain of its own, creating batch
+// handles, deleting the half the previous wave handed it and half of its
+// own (checking each value), and handing the other half on; at the end
+// every handle is deleted. It returns the peak of live handles, and fails
+// tb on a wrong value.
+func churnWaves(tb testing.TB, impl cell.Impl[Handle], batch int) int64 {
+	var live, peak, bad atomic.Int64
 	counted := func(d int64) {
 		n := live.Add(d)
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
 	}
-	var bad atomic.Int64
-	handOver := make([][]Handle, workers) // from the previous wave
-	for wave := range waves {
-		next := make([][]Handle, workers)
+	handOver := make([][]Handle, churnWorkers) // from the previous wave
+	for wave := range churnWavesN {
+		next := make([][]Handle, churnWorkers)
 		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				base := (wave*workers + w) * batch
+		for w := range churnWorkers {
+			wg.Go(func() {
+				d := impl.NewDomain()
+				defer d.Close()
+				base := (wave*churnWorkers + w) * batch
 				hs := make([]Handle, batch)
 				for i := range hs {
 					counted(1)
-					hs[i] = NewHandle(base + i)
+					hs[i] = d.Create(base + i)
 				}
 				for _, h := range handOver[w] {
-					h.Delete()
+					d.Delete(h)
 					counted(-1)
 				}
 				for i, h := range hs[:batch/2] {
-					if h.Value() != base+i {
+					if d.Get(h) != base+i {
 						bad.Add(1)
 					}
-					h.Delete()
+					d.Delete(h)
 					counted(-1)
 				}
-				next[(w+1)%workers] = hs[batch/2:]
-			}()
+				next[(w+1)%churnWorkers] = hs[batch/2:]
+			})
 		}
 		wg.Wait()
 		handOver = next
 	}
+	d := impl.NewDomain()
 	for _, hs := range handOver {
 		for _, h := range hs {
-			h.Delete()
+			d.Delete(h)
 		}
 	}
+	d.Close()
 	if bad.Load() != 0 {
-		t.Errorf("%d wrong values", bad.Load())
+		tb.Errorf("%d wrong values", bad.Load())
 	}
-	need := (before + peak.Load() + poolSize - 1) / poolSize
-	limit := max(need*5/4+int64(runtime.GOMAXPROCS(0)), startPools)
-	s := StdStats()
-	t.Logf("%d waves of %d goroutines: peak %d handles live (and %d of other tests: %d pools' worth), peak %d pools (limit %d, %d pools at the start); now %v",
-		waves, workers, peak.Load(), before, need, s["peak_pools"], limit, startPools, s)
-	if s["peak_pools"] > limit {
-		t.Errorf("peak %d pools for a peak of %d live handles (%d pools' worth): more than %d",
-			s["peak_pools"], peak.Load(), need, limit)
-	}
-	checkReleased(t)
+	return peak.Load()
 }
 
 // capacityChildEnv makes the test binary run TestCapacityLimit's child
