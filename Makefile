@@ -15,7 +15,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check clean
+.PHONY: all build run test unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check clean
 
 all: build
 
@@ -29,8 +29,9 @@ run: build
 
 # The whole test suite: lint, the race-enabled tests (fuzz seed corpora
 # included), the build and the tests without cgo, the shipped binary's
-# catalog, and the example of a program with its own cell.
-test: lint race nocgo shipped example
+# catalog, the report of the committed results, and the example of a
+# program with its own cell.
+test: lint race nocgo shipped report-check example
 
 # The tagged suite, then the shipped build's catalog (no faulty cell,
 # ROOTBENCH_SLOW refused), which only an untagged test binary sees.
@@ -46,6 +47,14 @@ unit:
 shipped: build
 	@./$(BIN) run --cell faulty:crash --runs 1 >/dev/null 2>&1; st=$$?; \
 	if [ $$st -ne 2 ]; then echo "shipped: bin/rootbench run --cell faulty:crash exited $$st, want 2 (unknown cell)"; exit 1; fi
+
+# make report on the committed results files, into a scratch directory: a
+# results file report cannot read (as gate-replay.json once was) fails here,
+# not at the end of make results' twenty minutes.
+report-check: build
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	./$(BIN) report $(RESULT_FILES) -o "$$d" >/dev/null || \
+	{ echo "report-check: bin/rootbench report failed on the committed results files (RESULT_FILES)"; exit 1; }
 
 # examples/owncell is its own module (a replace points at this tree): a
 # handle table of one's own, its conformance test, and rootbench.Main with it
