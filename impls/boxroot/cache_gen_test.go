@@ -29,10 +29,10 @@ func TestCacheFastPathsGenerated(t *testing.T) {
 }
 
 // TestFastPathsUseTheirPsCache checks that NewHandle and Delete, and the
-// cell's Create and Delete, use the cache of the P they run on, through the tree's leaves and its default
-// path: it runs them pinned (procPin nests), with more Ps than the tree
-// has leaves, and checks that NewHandle took the top of that P's cache and
-// Delete put the slot back there. gen_cache.go writes every leaf from one
+// cell's Create and Delete, use the cache of the P they run on, through the
+// tree's leaves and its default path: it runs them pinned (procPin nests),
+// with more Ps than the tree has leaves, and checks that each create took
+// the top of that P's cache and each delete put the slot back there. gen_cache.go writes every leaf from one
 // template, so the leaves the test reaches stand for the others
 // (TestCacheTree checks the tree's every leaf), and
 // TestCacheFastPathsGenerated keeps the file to the template.
@@ -43,7 +43,7 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 * (directCaches + 8) {
 		wg.Go(func() {
-			hd := &handleDomain{hi: &handleImpl{}}
+			hd := HandleImpl().NewDomain()
 			for range 20 {
 				// Make sure the P's cache has a handle and room (the
 				// slow paths may not run pinned); then check, pinned.

@@ -26,7 +26,7 @@ func BenchmarkChurnPools(b *testing.B) {
 	})
 	b.Run("pdomain-checked", func(b *testing.B) {
 		for range b.N {
-			fi := &pcheckedImpl{newPdomainImpl()}
+			fi := newPcheckedImpl()
 			peak := churnWaves(b, fi, 3000)
 			reportChurn(b, fi.im.Stats()["peak_pools"], peak)
 		}

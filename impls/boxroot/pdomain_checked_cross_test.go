@@ -26,7 +26,7 @@ import (
 // does not see the pins' exclusion.
 func init() {
 	crossCases = append(crossCases, crossCaseOf("pdomain-checked",
-		func() cell.Impl[Handle] { return &pcheckedImpl{newPdomainImpl()} }))
+		func() cell.Impl[Handle] { return newPcheckedImpl() }))
 }
 
 // pbusy[id] is 1 while a slow path uses P id's domain unpinned. Each flag
@@ -39,16 +39,15 @@ var pbusy [maxCaches]struct {
 
 type pcheckedImpl struct{ *pdomainImpl }
 
+func newPcheckedImpl() *pcheckedImpl { return &pcheckedImpl{newPdomainImpl()} }
+
 func (fi *pcheckedImpl) NewDomain() cell.Domain[Handle] {
-	return &pcheckedDomain{fi: fi.pdomainImpl}
+	return &pcheckedDomain{pdomainDomain{fi: fi.pdomainImpl}}
 }
 
-type pcheckedDomain struct {
-	_                [64]byte // apart from the previous worker's domain
-	fi               *pdomainImpl
-	creates, deletes int64
-	_                [64]byte // apart from the next worker's domain
-}
+// pcheckedDomain is pdomain-floor's worker domain (its counts, Get and
+// Close) with the checked Create and Delete.
+type pcheckedDomain struct{ pdomainDomain }
 
 func (d *pcheckedDomain) Create(v any) Handle {
 	d.creates++
@@ -76,8 +75,6 @@ func pcheckedSlow(f func(*Domain) Handle) Handle {
 	return f(dom)
 }
 
-func (d *pcheckedDomain) Get(h Handle) any { return d.fi.im.Get(h) }
-
 func (d *pcheckedDomain) Delete(h Handle) {
 	d.deletes++
 	id := procPin()
@@ -100,5 +97,3 @@ func pcheckedDeleteSlow(d *Domain, h Handle) {
 	}
 	d.deleteSlow(h)
 }
-
-func (d *pcheckedDomain) Close() { d.fi.closed(&d.creates, &d.deletes) }
