@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,10 +136,15 @@ func wrapMessage(msg string, cols int) string {
 	return strings.Join(lines, "\n")
 }
 
-// terminalColumns is the width of the terminal f writes to, or 0 when f is
-// nil or not a terminal (a pipe, a file, a CI log): tables narrow to fit a
-// terminal and are left whole everywhere else.
+// terminalColumns is the width output to f must fit: the COLUMNS
+// environment variable when it is a positive number (as git and Python's
+// shutil honour it, so that COLUMNS=80 fits a pipe read in an 80-column
+// pane), else the width of the terminal f writes to, else 0 (f nil or not
+// a terminal: a pipe, a file, a CI log), where tables are left whole.
 func terminalColumns(f *os.File) int {
+	if cols, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && cols > 0 {
+		return cols
+	}
 	if f == nil || !term.IsTerminal(int(f.Fd())) {
 		return 0
 	}

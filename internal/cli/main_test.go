@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -81,13 +82,14 @@ func rootbench(t *testing.T, env []string, args ...string) result {
 	return result{out.String(), errb.String(), code}
 }
 
-// cleanEnv drops the OCaml benchmark's variables so the tests see defaults.
+// cleanEnv drops the OCaml benchmark's variables, and COLUMNS (the width
+// output fits, see terminalColumns), so the tests see defaults.
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW":
+		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW", "COLUMNS":
 			continue
 		}
 		env = append(env, kv)
@@ -570,6 +572,33 @@ func TestListFitsEightyColumns(t *testing.T) {
 		if len(l) > 80 { // bytes, as awk 'length > 80' counts them
 			t.Errorf("line %d is %d bytes wide: %q", i+1, len(l), l)
 		}
+	}
+}
+
+// COLUMNS sets the width output fits where no terminal says it (a pipe):
+// the report is wrapped to 80 columns, where its summary and warnings run
+// to some 190 without it. (Not the "Time (mean ± σ)" lines, hyperfine's
+// format, which a run of microseconds can take past 80.)
+func TestColumnsNarrowsPipedReport(t *testing.T) {
+	args := []string{"run", "--cell", "ocaml,boxroot,ref", "--niters", "10", "-r", "2"}
+	widest := func(out string) (int, string) {
+		w, line := 0, ""
+		for _, l := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(l); n > w && !strings.HasPrefix(l, "  Time (mean") {
+				w, line = n, l
+			}
+		}
+		return w, line
+	}
+	whole := rootbench(t, nil, args...)
+	whole.must(t, 0)
+	narrow := rootbench(t, []string{"COLUMNS=80"}, args...)
+	narrow.must(t, 0)
+	if w, l := widest(narrow.stdout); w > 80 {
+		t.Errorf("with COLUMNS=80 a line is %d columns wide: %q", w, l)
+	}
+	if w, _ := widest(whole.stdout); w <= 80 {
+		t.Errorf("without COLUMNS the piped report is %d columns wide; the test needs it wider than 80:\n%s", w, whole.stdout)
 	}
 }
 
