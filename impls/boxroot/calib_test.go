@@ -117,6 +117,31 @@ func BenchmarkCalibratePin(b *testing.B) {
 	}
 }
 
+// BenchmarkCalibrateCall is BenchmarkCalibratePin with each procPin and
+// procUnpin replaced by a call to an empty function the compiler may not
+// inline. procPin and procUnpin are the runtime's, linked by name, so the
+// compiler cannot inline them either: when the two benchmarks read alike,
+// the pins cost their calls, and no shorter pin body would help.
+func BenchmarkCalibrateCall(b *testing.B) {
+	var perP [64]int
+	defer cpuPerOp(b)()
+	for b.Loop() {
+		perP[calNoPin()&63]++
+		calNoUnpin()
+		perP[calNoPin()&63]--
+		calNoUnpin()
+	}
+}
+
+// calNoPin and calNoUnpin are BenchmarkCalibrateCall's empty calls, shaped
+// as procPin and procUnpin.
+//
+//go:noinline
+func calNoPin() int { return 0 }
+
+//go:noinline
+func calNoUnpin() {}
+
 // BenchmarkCalibrateUnpinned is BenchmarkHandle's single-goroutine loop
 // with the pins taken out: NewHandle, Value and Delete's fast paths on a
 // cache of the benchmark's own, filled from the depot, with no procPin or

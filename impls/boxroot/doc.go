@@ -174,7 +174,10 @@
 // fast path. Its floor is the two pins (procPin and procUnpin, each a call
 // and a read-modify-write of the M's lock count): BenchmarkCalibratePin
 // measures them, beside BenchmarkCalibrateCAS, the two uncontended atomic
-// operations (a CAS and an OR) that a bitmap-based table pays instead.
+// operations (a CAS and an OR) that a bitmap-based table pays instead, and
+// BenchmarkCalibrateCall, the same loop with empty calls in place of the
+// pins, which reads alike: the pins cost their calls, which the compiler
+// cannot inline (they are the runtime's, linked by name).
 // BenchmarkHandleCrossThread runs the pattern the drop-in API exists for,
 // handles created on one thread and deleted on another (the
 // message-passing workload in process), beside the domain API: there every
