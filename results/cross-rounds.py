@@ -1,4 +1,5 @@
-"""Summarise cross-rounds.sh output: for every case and configuration, the
+"""Summarise cross-rounds.sh output (or cross-rounds-random.sh's, each
+invocation a round, every binary's pooled): for every case and configuration, the
 median over rounds of the case's wall time per cell divided by the
 reference case's in the same round (the domain API, boxroot, unless a
 second argument names another case), with a 95% bootstrap interval of that
@@ -16,16 +17,19 @@ import statistics
 import sys
 
 if len(sys.argv) not in (2, 3):
-    print("usage: cross-rounds.py ROUNDS-FILE [REFERENCE-CASE] (the output of cross-rounds.sh; reference boxroot)", file=sys.stderr)
+    print("usage: cross-rounds.py ROUNDS-FILE [REFERENCE-CASE] (the output of cross-rounds.sh or cross-rounds-random.sh; reference boxroot)", file=sys.stderr)
     sys.exit(2)
 ref = sys.argv[2] if len(sys.argv) == 3 else "boxroot"
 
 rounds = []
 for line in open(sys.argv[1]):
-    if line.startswith("# round"):
+    # A round is one invocation: "# round I ..." (cross-rounds.sh) or
+    # "# BINARY round I ..." (cross-rounds-random.sh, whose result lines
+    # start with the binary's name).
+    if re.match(r"# (\S+ )?round ", line):
         rounds.append({})
         continue
-    m = re.match(r"BenchmarkHandleCrossThread/(\S+)/(\S+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
+    m = re.match(r"(?:\S+ )?BenchmarkHandleCrossThread/(\S+)/(\S+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
     if m and rounds:
         rounds[-1][(m.group(1), m.group(2))] = float(m.group(3))
 

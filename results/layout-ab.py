@@ -14,6 +14,9 @@ the machine in a random order, so a drift does not favour one build; the
 layouts sample the layout effect, which is then part of each build's
 mean rather than a bias of one build's one layout.
 
+A binary is named PREFIX-SEED.test (built with -randlayout=SEED) or
+PREFIX.test (one build in its default layout, counted as layout 0).
+
 usage: layout-ab.py RAW-FILE BASE-PREFIX HEAD-PREFIX (e.g. base head)
 """
 import collections
@@ -29,9 +32,9 @@ raw, base, head = sys.argv[1:]
 runs = collections.defaultdict(dict)  # (round, binary) -> {(config, case): ns}
 key = None
 for line in open(raw):
-    m = re.match(r"# \S*?([\w-]+)-(\d+)\.test round (\d+)", line)
+    m = re.match(r"# \S*?([\w-]+?)(?:-(\d+))?\.test round (\d+)", line)
     if m:
-        key = (int(m.group(3)), m.group(1), int(m.group(2)))
+        key = (int(m.group(3)), m.group(1), int(m.group(2) or 0))
         continue
     m = re.match(r"\S+ BenchmarkHandleCrossThread/(\S+)/(\S+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
     if m and key:
