@@ -429,7 +429,10 @@ func giveToPools(free []Handle) {
 // of can empty. Called with std.mu held.
 func depotTrim() {
 	now := depot.refills + depot.flushes
-	horizon := int64(std.idleFactor) * std.pools * (poolSize / cacheBatch)
+	// Multiplied before it is divided: poolSize / cacheBatch alone is 0
+	// when a batch is larger than a pool, and a horizon of 0 would send
+	// every magazine back to its pools at every depot visit.
+	horizon := int64(std.idleFactor) * std.pools * poolSize / cacheBatch
 	if len(depot.mags) > 0 && now-depot.magTaken >= horizon {
 		for _, m := range depot.mags {
 			giveToPools(m[:])
