@@ -180,18 +180,46 @@ gate-replay:
 # left the upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
 # Exits 1 when a row regresses beyond the gate, 2 on bad input; an inconclusive
 # row is reported in the table and on stderr, not failed.
+#
+# LAYOUTS lists the function layouts both builds are linked in, one pair of
+# sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
+# layout), e.g. LAYOUTS="0 5 9". A layout alone moved a change that alters
+# nothing by -4% to +14% (results/ab-layouts.md). With several layouts a
+# workload fails only when it regresses in every layout; a regression in
+# some layouts only is reported on stderr, like an inconclusive row.
 UPSTREAM   ?= $(shell git rev-parse -q --verify origin/main >/dev/null 2>&1 && echo origin/main || echo main)
 BASE       ?= $(shell git merge-base HEAD $(UPSTREAM) 2>/dev/null || echo $(UPSTREAM))
 PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle
 PERF_TIME  ?= 2m30s
 PERF_CALLBACK_TIME ?= 1m30s
+LAYOUTS    ?= 0
 perf-check: build
 	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
-	@./$(BIN) ab --base-rev $(BASE) --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; msg=$$?; \
-	echo; \
-	./$(BIN) ab --base-rev $(BASE) --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
-		--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; cb=$$?; \
-	for st in $$msg $$cb; do case $$st in 0) ;; 3) echo "perf-check: inconclusive rows (see the tables)" >&2 ;; *) exit $$st ;; esac; done
+	@[ -n "$(strip $(LAYOUTS))" ] || { echo "perf-check: LAYOUTS is empty; give it layout seeds, e.g. LAYOUTS=\"0 5 9\" (0: the default layout)" >&2; exit 2; }; \
+	for l in $(LAYOUTS); do \
+		case $$l in *[!0-9]*) echo "perf-check: LAYOUTS holds linker layout seeds (numbers; 0: the default layout), not '$$l'" >&2; exit 2 ;; esac; \
+	done; \
+	msg=; cb=; \
+	for l in $(LAYOUTS); do \
+		case $$l in 0) gf="$$GOFLAGS" ;; *) gf="$$GOFLAGS -ldflags=-randlayout=$$l" ;; esac; \
+		[ $(words $(LAYOUTS)) -eq 1 ] || echo "perf-check: layout $$l" >&2; \
+		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
+		case $$st in 0|1|3) msg="$$msg $$l:$$st" ;; *) exit $$st ;; esac; \
+		echo; \
+		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
+			--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
+		case $$st in 0|1|3) cb="$$cb $$l:$$st" ;; *) exit $$st ;; esac; \
+		echo; \
+	done; \
+	failed=0; \
+	for w in "msgpass$$msg" "callback$$cb"; do \
+		name=$${w%% *}; res=$${w#* }; \
+		case " $$res" in \
+		*:1*) case " $$res" in *:0*|*:3*) echo "perf-check: $$name: a regression in some layouts only ($$res, layout:exit status): it may be the build's layout rather than the change; judge it in more layouts" >&2 ;; *) failed=1 ;; esac ;; \
+		*:3*) echo "perf-check: $$name: inconclusive rows (see the tables)" >&2 ;; \
+		esac; \
+	done; \
+	exit $$failed
 
 clean:
 	rm -rf bin
