@@ -178,8 +178,10 @@ gate-replay:
 # Writes the two Markdown tables to stdout (CONTRIBUTING.md asks every change to
 # impls/, workload/ or harness/ to quote them). BASE defaults to where HEAD
 # left the upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
-# Exits 1 when a row regresses beyond the gate, 2 on bad input; an inconclusive
-# row is reported in the table and on stderr, not failed.
+# The recipe exits 1 when a row regresses beyond the gate, 2 on bad input (make
+# itself then exits 2 for either: PERF_STATUS=FILE writes the recipe's status
+# to FILE, for CI); an inconclusive row is reported in the table and on
+# stderr, not failed.
 #
 # LAYOUTS lists the function layouts both builds are linked in, one pair of
 # sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
@@ -193,22 +195,27 @@ PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle
 PERF_TIME  ?= 2m30s
 PERF_CALLBACK_TIME ?= 1m30s
 LAYOUTS    ?= 0
+PERF_STATUS ?=
 perf-check: build
 	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
-	@[ -n "$(strip $(LAYOUTS))" ] || { echo "perf-check: LAYOUTS is empty; give it layout seeds, e.g. LAYOUTS=\"0 5 9\" (0: the default layout)" >&2; exit 2; }; \
+	@finish() { [ -z "$(PERF_STATUS)" ] || echo "$$1" > "$(PERF_STATUS)"; exit "$$1"; }; \
+	[ -n "$(strip $(LAYOUTS))" ] || { echo "perf-check: LAYOUTS is empty; give it layout seeds, e.g. LAYOUTS=\"0 5 9\" (0: the default layout)" >&2; finish 2; }; \
 	for l in $(LAYOUTS); do \
-		case $$l in *[!0-9]*) echo "perf-check: LAYOUTS holds linker layout seeds (numbers; 0: the default layout), not '$$l'" >&2; exit 2 ;; esac; \
+		case $$l in *[!0-9]*) echo "perf-check: LAYOUTS holds linker layout seeds (numbers; 0: the default layout), not '$$l'" >&2; finish 2 ;; esac; \
 	done; \
 	msg=; cb=; \
 	for l in $(LAYOUTS); do \
-		case $$l in 0) gf="$$GOFLAGS" ;; *) gf="$$GOFLAGS -ldflags=-randlayout=$$l" ;; esac; \
-		[ $(words $(LAYOUTS)) -eq 1 ] || echo "perf-check: layout $$l" >&2; \
+		case $$l in 0) gf="$$GOFLAGS"; how="the linker's default" ;; *) gf="$${GOFLAGS:+$$GOFLAGS }-ldflags=-randlayout=$$l"; how="-ldflags=-randlayout=$$l" ;; esac; \
+		if [ $(words $(LAYOUTS)) -gt 1 ]; then \
+			echo "perf-check: layout $$l" >&2; \
+			printf '## Function layout %s (%s)\n\n' "$$l" "$$how"; \
+		fi; \
 		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
-		case $$st in 0|1|3) msg="$$msg $$l:$$st" ;; *) exit $$st ;; esac; \
+		case $$st in 0|1|3) msg="$$msg $$l:$$st" ;; *) finish $$st ;; esac; \
 		echo; \
 		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
 			--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
-		case $$st in 0|1|3) cb="$$cb $$l:$$st" ;; *) exit $$st ;; esac; \
+		case $$st in 0|1|3) cb="$$cb $$l:$$st" ;; *) finish $$st ;; esac; \
 		echo; \
 	done; \
 	failed=0; \
@@ -219,7 +226,7 @@ perf-check: build
 		*:3*) echo "perf-check: $$name: inconclusive rows (see the tables)" >&2 ;; \
 		esac; \
 	done; \
-	exit $$failed
+	finish $$failed
 
 clean:
 	rm -rf bin
