@@ -493,6 +493,9 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 		} else if err := compare.Markdown(&buf, g); err != nil {
 			return err
 		}
+		if gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable) {
+			fmt.Fprintf(&buf, "\n> **Note:** %s\n", layoutNote)
+		}
 		if p.gcTables && gerr == nil {
 			fmt.Fprintf(&buf, "\n<details><summary>GC figures, base and head</summary>\n\n```\n")
 			abGCTables(&buf, f.Base, f.Head, report.Options{Style: report.Basic})
@@ -504,6 +507,9 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
 		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
 			return err
+		}
+		if gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable) {
+			fmt.Fprintf(&buf, "%s\n", wrapMessage("Note: "+layoutNote, p.ropts.Width))
 		}
 		if p.gcTables && gerr == nil {
 			fmt.Fprintln(&buf)

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,32 @@ func TestABFindsAPlantedSlowdown(t *testing.T) {
 	}
 	if !strings.Contains(verdict, "boxroot") || strings.Contains(verdict, "ocaml") {
 		t.Errorf("the verdict line %q should name boxroot and only boxroot\nstderr:\n%s", verdict, r.stderr)
+	}
+	// One binary on both sides: no two layouts to caution about.
+	if strings.Contains(r.stdout, "function layout") {
+		t.Errorf("a session of one binary against itself printed the layout note:\n%s", r.stdout)
+	}
+}
+
+// Under a significant row of two different builds, ab says that the verdict
+// is about the builds as linked (layoutNote). The head here is the test
+// binary with bytes appended: a different file that runs the same.
+func TestABNotesLayoutOfTwoBuilds(t *testing.T) {
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := filepath.Join(t.TempDir(), "rootbench-head")
+	if err := os.WriteFile(head, append(self, "another build"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "markdown"} {
+		r := rootbench(t, nil, "ab", "--base", os.Args[0], "--head", head, "--cell", "boxroot", "--niters", "50",
+			"--head-env", "ROOTBENCH_SLOW=boxroot=200%", "--looks", "12,24", "--max-time", "2m",
+			"--fail-on-regression", "10%", "--alpha", "0.001", "--format", format, "--no-gc-table")
+		r.must(t, exitFailed)
+		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "function layout alone has moved rows") {
+			t.Errorf("%s: no layout note under a significant row of two builds:\n%s", format, r.stdout)
+		}
 	}
 }
