@@ -186,7 +186,7 @@ gate-replay:
 # LAYOUTS lists the function layouts both builds are linked in, one pair of
 # sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
 # layout), e.g. LAYOUTS="0 5 9". A layout alone moved a change that alters
-# nothing by -4% to +14% (results/ab-layouts.md). With several layouts a
+# nothing by -6% to +14% (results/ab-layouts.md). With several layouts a
 # workload fails only when it regresses in every layout; a regression in
 # some layouts only is reported on stderr, like an inconclusive row.
 UPSTREAM   ?= $(shell git rev-parse -q --verify origin/main >/dev/null 2>&1 && echo origin/main || echo main)

@@ -13,10 +13,10 @@ import (
 // that has a significant row: the verdict is about the two binaries as the
 // linker laid them out, and layout alone moves rows. The figures are
 // rootbench's own (results/ab-layouts.md in its repository: a change that
-// computes the same value, judged in five layouts).
+// computes the same value, judged in ten layouts).
 const layoutNote = "a significant row compares two builds as they were linked, and function " +
-	"layout alone has moved rows of a change that alters nothing by -4% to +14% " +
-	"(twice past a 5% gate in five layouts). Judge it again in other layouts before you " +
+	"layout alone has moved rows of a change that alters nothing by -6% to +14% " +
+	"(past a 5% gate in one layout of ten). Judge it again in other layouts before you " +
 	"trust it: with --base-rev and --head-rev, GOFLAGS=-ldflags=-randlayout=N rebuilds " +
 	"both sides in layout N."
 
