@@ -360,7 +360,8 @@ func resultLine(res bisect.Result) string {
 // against its parent, for the reader to judge whether it could have made
 // the benchmark slower (a commit that changes no code the benchmark runs
 // points at a build-to-build effect, such as code layout, rather than a
-// cause). Empty when no single commit was left or git cannot say.
+// cause), and how to judge it in other function layouts. Empty when no
+// single commit was left or git cannot say.
 func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string {
 	if res.Parent == nil || len(res.Candidates) != 1 || ctx.Err() != nil {
 		return ""
@@ -370,10 +371,13 @@ func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string
 	if err != nil {
 		return ""
 	}
-	if len(dirs) == 0 {
-		return fmt.Sprintf("%s changes no file against %s", c.Short, res.Parent.Short)
+	changes := fmt.Sprintf("%s changes no file against %s", c.Short, res.Parent.Short)
+	if len(dirs) > 0 {
+		changes = fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, gitrev.DirList(dirs))
 	}
-	return fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, gitrev.DirList(dirs))
+	return changes + ". Every step judged two builds as linked, and function layout alone can move a row past the gate: " +
+		"before you blame it, judge it against its parent in other layouts (GOFLAGS=-ldflags=-randlayout=N rootbench ab " +
+		"--base-rev " + res.Parent.Short + " --head-rev " + c.Short + ")."
 }
 
 // commitList is "a1b2c3d, e4f5a6b".

@@ -99,6 +99,9 @@ func TestBisectFindsPlantedSlowdown(t *testing.T) {
 	if !strings.Contains(r.stdout, "changes, against "+commits[3][:7]) {
 		t.Errorf("the directories the culprit changes are not named:\n%s", r.stdout)
 	}
+	if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "--base-rev "+commits[3][:7]+" --head-rev "+commits[4][:7]) {
+		t.Errorf("no way to judge the culprit in other layouts is given:\n%s", r.stdout)
+	}
 	if !strings.Contains(r.stdout, "verify") || !strings.Contains(r.stdout, "bad against its parent "+commits[3][:7]) {
 		t.Errorf("the culprit was not verified against its parent %s:\n%s", commits[3][:7], r.stdout)
 	}
