@@ -174,8 +174,9 @@ gate-replay:
 # Compare this work tree (uncommitted changes included) with the revision the
 # change started from, before it lands: `rootbench ab --base-rev` on the drop-in
 # and domain handles, the control and cgo.Handle (msgpass), then on the callback
-# workload with handles; about 5 minutes on 2 cores once both builds are cached.
-# Writes the two Markdown tables to stdout (CONTRIBUTING.md asks every change to
+# workload with handles, in three function layouts (LAYOUTS, below); about 13
+# minutes on 2 cores (LAYOUTS=0: one layout, about 5).
+# Writes two Markdown tables per layout to stdout (CONTRIBUTING.md asks every change to
 # impls/, workload/ or harness/ to quote them). BASE defaults to where HEAD
 # left the upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
 # The recipe exits 1 when a row regresses beyond the gate, 2 on bad input (make
@@ -185,7 +186,7 @@ gate-replay:
 #
 # LAYOUTS lists the function layouts both builds are linked in, one pair of
 # sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
-# layout), e.g. LAYOUTS="0 5 9". A layout alone moved a change that alters
+# layout). A layout alone moved a change that alters
 # nothing by -6% to +14% (results/ab-layouts.md). With several layouts a
 # workload fails only when it regresses in every layout; a regression in
 # some layouts only is reported on stderr, like an inconclusive row.
@@ -194,7 +195,7 @@ BASE       ?= $(shell git merge-base HEAD $(UPSTREAM) 2>/dev/null || echo $(UPST
 PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle
 PERF_TIME  ?= 2m30s
 PERF_CALLBACK_TIME ?= 1m30s
-LAYOUTS    ?= 0
+LAYOUTS    ?= 0 5 9
 PERF_STATUS ?=
 perf-check: build
 	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
