@@ -186,10 +186,10 @@ gate-replay:
 #
 # LAYOUTS lists the function layouts both builds are linked in, one pair of
 # sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
-# layout). A layout alone moved a change that alters
-# nothing by -6% to +14% (results/ab-layouts.md). With several layouts a
-# workload fails only when it regresses in every layout; a regression in
-# some layouts only is reported on stderr, like an inconclusive row.
+# layout). A layout alone moved a change that alters nothing by -6% to +14%
+# (results/ab-layouts.md). With several layouts a workload fails only when
+# it regresses in every layout; a regression in some layouts only is
+# reported on stderr, like an inconclusive row.
 UPSTREAM   ?= $(shell git rev-parse -q --verify origin/main >/dev/null 2>&1 && echo origin/main || echo main)
 BASE       ?= $(shell git merge-base HEAD $(UPSTREAM) 2>/dev/null || echo $(UPSTREAM))
 PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle

@@ -484,6 +484,7 @@ func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
 // comparison (gerr), the session line and why.
 func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error) error {
 	var buf bytes.Buffer
+	layout := gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable)
 	if p.format == "markdown" {
 		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s\n\n", revision(f.Head.Tool), revision(f.Base.Tool))
 		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
@@ -493,7 +494,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 		} else if err := compare.Markdown(&buf, g); err != nil {
 			return err
 		}
-		if gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable) {
+		if layout {
 			fmt.Fprintf(&buf, "\n> **Note:** %s\n", layoutNote)
 		}
 		if p.gcTables && gerr == nil {
@@ -508,7 +509,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
 			return err
 		}
-		if gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable) {
+		if layout {
 			fmt.Fprintf(&buf, "%s\n", wrapMessage("Note: "+layoutNote, p.ropts.Width))
 		}
 		if p.gcTables && gerr == nil {

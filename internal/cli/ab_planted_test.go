@@ -19,9 +19,7 @@ import (
 // in a hundred, and make test runs it twice; at 0.001 it is one in a
 // thousand. A 3x slowdown over 24 pairs is still far beyond that level.
 func TestABFindsAPlantedSlowdown(t *testing.T) {
-	r := rootbench(t, nil, "ab", "--base", os.Args[0], "--cell", "ocaml,boxroot", "--niters", "50",
-		"--head-env", "ROOTBENCH_SLOW=boxroot=200%", "--looks", "12,24", "--max-time", "2m",
-		"--fail-on-regression", "10%", "--alpha", "0.001")
+	r := rootbench(t, nil, plantedSession("--base", os.Args[0], "--cell", "ocaml,boxroot")...)
 	r.must(t, exitFailed)
 	var verdict string
 	for _, l := range strings.Split(r.stderr, "\n") {
@@ -38,6 +36,14 @@ func TestABFindsAPlantedSlowdown(t *testing.T) {
 	}
 }
 
+// plantedSession is the ab command line of the planted-slowdown tests: a
+// 3x slowdown of boxroot on the head side, judged at 12 and 24 pairs
+// against a 10% gate at alpha 0.001, then the test's own flags.
+func plantedSession(flags ...string) []string {
+	return append([]string{"ab", "--niters", "50", "--head-env", "ROOTBENCH_SLOW=boxroot=200%",
+		"--looks", "12,24", "--max-time", "2m", "--fail-on-regression", "10%", "--alpha", "0.001"}, flags...)
+}
+
 // Under a significant row of two different builds, ab says that the verdict
 // is about the builds as linked (layoutNote). The head here is the test
 // binary with bytes appended: a different file that runs the same.
@@ -51,9 +57,8 @@ func TestABNotesLayoutOfTwoBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"text", "markdown"} {
-		r := rootbench(t, nil, "ab", "--base", os.Args[0], "--head", head, "--cell", "boxroot", "--niters", "50",
-			"--head-env", "ROOTBENCH_SLOW=boxroot=200%", "--looks", "12,24", "--max-time", "2m",
-			"--fail-on-regression", "10%", "--alpha", "0.001", "--format", format, "--no-gc-table")
+		r := rootbench(t, nil, plantedSession("--base", os.Args[0], "--head", head, "--cell", "boxroot",
+			"--format", format, "--no-gc-table")...)
 		r.must(t, exitFailed)
 		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "function layout alone has moved rows") {
 			t.Errorf("%s: no layout note under a significant row of two builds:\n%s", format, r.stdout)
