@@ -165,6 +165,9 @@ type Row struct {
 	// Pairs is the number of paired runs compared (Options.Paired); 0 for
 	// an unpaired row.
 	Pairs int
+	// Layouts is the number of function layouts the row combines
+	// (CompareLayouts); 0 for a row of one session.
+	Layouts int
 
 	mult    float64   // the correction's multiplier of the row's tested level
 	minRuns int       // MethodHL: sh.minRuns at the row's tested level
@@ -193,7 +196,8 @@ type Side struct {
 // Comparison is the whole comparison: one row per configuration present on
 // both sides, a geomean, and every warning.
 type Comparison struct {
-	// Mode is "files" (CompareFiles) or "cells" (CompareCells).
+	// Mode is "files" (CompareFiles), "cells" (CompareCells) or "layouts"
+	// (CompareLayouts).
 	Mode       string
 	Method     Method
 	Correction Correction
@@ -207,6 +211,9 @@ type Comparison struct {
 	Threshold float64
 	Rows      []Row
 	Geomean   Geomean
+	// Layouts names the function layouts combined (CompareLayouts), in
+	// order; nil for one session or two files.
+	Layouts []string
 	// OnlyBase and OnlyHead list the labels present on one side only.
 	OnlyBase, OnlyHead []string
 	// Warnings gathers every warning, the rows' included, in order.
@@ -560,7 +567,9 @@ func (c *Comparison) finish(o Options) {
 	c.gate()
 	for i := range c.Rows {
 		r := &c.Rows[i]
-		if w := mediansOutsidePairs(*r); w != "" {
+		// Across layouts the sides' columns pool different binaries, whose
+		// medians may differ by more than the combined interval allows.
+		if w := mediansOutsidePairs(*r); w != "" && c.Mode != ModeLayouts {
 			r.Warnings = append(r.Warnings, w)
 		}
 		for _, w := range r.Warnings {

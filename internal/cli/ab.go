@@ -55,6 +55,7 @@ type abFlags struct {
 	pin, style        string
 	ignoreFailure     bool
 	noGCTable         bool
+	layouts           string
 	workload          abWorkload // the run command's workload flags
 }
 
@@ -112,6 +113,7 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	af.registerSession(f, "session")
 	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
 	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
+	f.StringVar(&af.layouts, "layouts", "", "judge the change across function layouts: one session per layout seed (0: the linker's default), both sides built from git and linked with -ldflags=-randlayout=N, then their rows combined (e.g. 0,5,9,13,17,21)")
 	return cmd
 }
 
@@ -149,6 +151,7 @@ type abPlan struct {
 	ropts    report.Options
 	out      io.Writer // human-readable output besides the comparison
 	planNote string    // what the plan left out, said when the session starts
+	layouts  []string  // --layouts: one session per layout seed, combined
 }
 
 // resolve checks every flag before anything runs.
@@ -159,6 +162,11 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 	}
 	if err := p.resolveSides(cmd.Context(), af); err != nil {
 		return nil, err
+	}
+	if af.layouts != "" {
+		if err := p.resolveLayouts(af); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -303,12 +311,14 @@ func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
 }
 
 // buildSides builds the sides given as revisions (or takes them from the
-// cache), with a progress line on the plan's output.
-func (p *abPlan) buildSides(ctx context.Context) error {
+// cache), linked in layout ("": as the environment says; see layoutEnv),
+// with a progress line on the plan's output.
+func (p *abPlan) buildSides(ctx context.Context, layout string) error {
 	if len(p.revs) == 0 {
 		return nil
 	}
 	b := newBuilder(p.repo, p.pkg, p.out)
+	b.Env = layoutEnv(layout)
 	for i, r := range p.revs {
 		side := &p.opts.Base
 		if p.revOf[i] == 1 {
@@ -370,25 +380,41 @@ func parseLooks(s string) ([]int, error) {
 	return looks, nil
 }
 
-// execute runs the session, prints the comparison and decides the exit
-// status. The export, when asked for, is written after every look (marked
-// partial until the session ends) and at the end; a session that measured
-// nothing never touches it.
+// execute runs the session (or, with --layouts, one session per layout and
+// their combination), prints the comparison and decides the exit status.
 func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
-	o := &p.opts
 	if p.planNote != "" {
 		fmt.Fprintf(p.out, "rootbench: %s\n", p.planNote)
 	}
-	if err := p.buildSides(ctx); err != nil {
+	if len(p.layouts) > 0 {
+		return p.acrossLayouts(ctx, stdout, caught)
+	}
+	f, v, err := p.session(ctx, stdout, caught, "")
+	if err != nil {
+		return err
+	}
+	return abExit(f, v)
+}
+
+// session builds the sides (linked in layout, "" for as the environment
+// says), runs one session, and prints its comparison. The export, when
+// asked for, is written after every look (marked partial until the session
+// ends) and at the end; a session that measured nothing never touches it.
+// The error is what the session's exit status is when it ended early:
+// interrupted, a build or a worker that failed.
+func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os.Signal, layout string) (*harness.ABFile, *analysis.SessionVerdict, error) {
+	o := &p.opts
+	p.rule.Err = nil
+	if err := p.buildSides(ctx, layout); err != nil {
 		if ctx.Err() != nil {
-			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
+			return nil, nil, &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
 		}
-		return usageError(err)
+		return nil, nil, usageError(err)
 	}
 	if err := prepareSides(ctx, o, p.pin, p.out); err != nil {
-		return usageError(err)
+		return nil, nil, usageError(err)
 	}
 	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
 	if p.rule.Looks == nil {
@@ -401,11 +427,13 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	}
 	fmt.Fprintf(p.out, "    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
 		len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	export := layoutExport(p.export, layout)
 	var exportErr error
-	if p.export != "" {
+	o.OnLook = nil
+	if export != "" {
 		o.OnLook = func(f *harness.ABFile) {
 			if exportErr == nil && measured(f) {
-				exportErr = writeABFile(p.export, f)
+				exportErr = writeABFile(export, f)
 			}
 		}
 	}
@@ -415,7 +443,7 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		if runErr == nil {
 			runErr = fmt.Errorf("the harness returned no results")
 		}
-		return runErr
+		return nil, nil, runErr
 	}
 	// The final files hold the runs of the last look (sampling stops at a
 	// look), now marked complete: judged again, they give the last look's
@@ -428,28 +456,28 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 		v = p.rule.Verdict(f, o.IgnoreFailure)
 		f.Gate = v.Gate
 	}
-	if p.export != "" && measured(f) {
-		if err := writeABFile(p.export, f); err != nil {
-			return &exitError{code: exitFailed, err: err}
+	if export != "" && measured(f) {
+		if err := writeABFile(export, f); err != nil {
+			return nil, nil, &exitError{code: exitFailed, err: err}
 		}
 	}
 	if exportErr != nil {
-		return &exitError{code: exitFailed, err: exportErr}
+		return nil, nil, &exitError{code: exitFailed, err: exportErr}
 	}
 	if sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
 			code = 143
 		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(p.export, f))}
+		return nil, nil, &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(export, f))}
 	}
 	if runErr != nil {
-		return &exitError{code: exitFailed, err: runErr}
+		return nil, nil, &exitError{code: exitFailed, err: runErr}
 	}
-	if err := p.print(stdout, f, v.Comparison, v.Err); err != nil {
-		return err
+	if err := p.print(stdout, f, v.Comparison, v.Err, layout); err != nil {
+		return nil, nil, err
 	}
-	return abExit(f, v)
+	return f, v, nil
 }
 
 // measured reports whether the session measured anything: a successful
@@ -482,11 +510,15 @@ func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
 
 // print writes the comparison and the GC tables; when there is no
 // comparison (gerr), the session line and why.
-func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error) error {
+//
+// A session of --layouts (layout not "") is headed by its layout, and
+// says no layout note: the combination across layouts that follows it is
+// the answer to that note.
+func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error, layout string) error {
 	var buf bytes.Buffer
-	layout := gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable)
+	note := layout == "" && gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable)
 	if p.format == "markdown" {
-		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s\n\n", revision(f.Head.Tool), revision(f.Base.Tool))
+		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s%s\n\n", revision(f.Head.Tool), revision(f.Base.Tool), layoutTitle(layout))
 		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s (failed runs: %d on base, %d on head; see the job log).\n",
@@ -494,7 +526,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 		} else if err := compare.Markdown(&buf, g); err != nil {
 			return err
 		}
-		if layout {
+		if note {
 			fmt.Fprintf(&buf, "\n> **Note:** %s\n", layoutNote)
 		}
 		if p.gcTables && gerr == nil {
@@ -503,13 +535,16 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 			fmt.Fprintf(&buf, "```\n\n</details>\n")
 		}
 	} else {
+		if layout != "" {
+			fmt.Fprintf(&buf, "\n%s", wrapMessage("Function layout "+layoutName(layout)+":", p.ropts.Width))
+		}
 		fmt.Fprintf(&buf, "\n%s\n\n", wrapMessage(sessionLine(f), p.ropts.Width))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s.\n", gerr)
 		} else if err := compare.TextWidth(&buf, g, p.ropts.Width); err != nil {
 			return err
 		}
-		if layout {
+		if note {
 			fmt.Fprintf(&buf, "%s\n", wrapMessage("Note: "+layoutNote, p.ropts.Width))
 		}
 		if p.gcTables && gerr == nil {

@@ -2,11 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/report/compare"
 )
 
 // layoutNote is what ab says under a comparison of two different builds
@@ -68,4 +75,184 @@ func fileDigest(path string) ([]byte, error) {
 		return nil, err
 	}
 	return h.Sum(nil), nil
+}
+
+// With --layouts, ab runs one session per function layout, both builds
+// relinked in it (the linker's -randlayout seed, through GOFLAGS, which is
+// part of the build cache's key), then combines the sessions' rows with
+// analysis.CompareLayouts; the combined gate decides the exit status.
+
+// parseLayouts parses --layouts: distinct layout seeds, 0 for the linker's
+// default layout, separated by commas or spaces.
+func parseLayouts(s string) ([]string, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	seen := map[uint64]bool{}
+	var out []string
+	for _, f := range fields {
+		n, err := strconv.ParseUint(f, 10, 63)
+		if err != nil {
+			return nil, fmt.Errorf("%q: a layout is a linker seed, a whole number (0: the default layout)", f)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("layout %d twice: each layout is one session", n)
+		}
+		seen[n] = true
+		out = append(out, strconv.FormatUint(n, 10))
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("%q: give two layouts or more (e.g. 0,5,9,13), so that they can be combined", s)
+	}
+	return out, nil
+}
+
+// checkLayoutsGOFLAGS refuses a GOFLAGS that already sets -ldflags: the
+// layouts are set by appending -ldflags=-randlayout=N to it, which would
+// silently replace the user's.
+func checkLayoutsGOFLAGS(goflags string) error {
+	for _, f := range strings.Fields(goflags) {
+		if strings.HasPrefix(f, "-ldflags") || strings.HasPrefix(f, "--ldflags") {
+			return fmt.Errorf("--layouts: GOFLAGS already sets %s; the layouts are linked with -ldflags=-randlayout=N and would replace it (unset it, or run ab once per layout with your own GOFLAGS)", f)
+		}
+	}
+	return nil
+}
+
+// layoutEnv is the Go command's extra environment for a build in layout:
+// none for "" (as the environment says) and "0" (the linker's default),
+// else GOFLAGS with -ldflags=-randlayout=layout appended.
+func layoutEnv(layout string) []string {
+	if layout == "" || layout == "0" {
+		return nil
+	}
+	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -ldflags=-randlayout=" + layout)
+	return []string{"GOFLAGS=" + goflags}
+}
+
+// layoutName is "5 (-ldflags=-randlayout=5)", or "0 (the linker's
+// default)".
+func layoutName(layout string) string {
+	if layout == "0" {
+		return "0 (the linker's default)"
+	}
+	return layout + " (-ldflags=-randlayout=" + layout + ")"
+}
+
+// layoutTitle is ", function layout 5 (...)" for a session's Markdown
+// heading, "" outside --layouts.
+func layoutTitle(layout string) string {
+	if layout == "" {
+		return ""
+	}
+	return ", function layout " + layoutName(layout)
+}
+
+// layoutExport is the export path of the session in layout: path itself
+// outside --layouts, else path with ".layout-N" before its extension
+// (ab.json: ab.layout-5.json), one file per session.
+func layoutExport(path, layout string) string {
+	if path == "" || layout == "" {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + ".layout-" + layout + ext
+}
+
+// acrossLayouts runs one session per layout, printing each as it ends,
+// then the combination of their rows, and exits by the combined gate (a
+// failed head run in any session is a regression, as in one session).
+// Sessions already printed stay printed when a later one fails or is
+// interrupted, and their exports are written.
+func (p *abPlan) acrossLayouts(ctx context.Context, stdout io.Writer, caught func() os.Signal) error {
+	var sessions []analysis.LayoutSession
+	headFailed, baseFailed := 0, 0
+	for i, l := range p.layouts {
+		fmt.Fprintf(p.out, "ab: function layout %s, session %d of %d\n", layoutName(l), i+1, len(p.layouts))
+		f, v, err := p.session(ctx, stdout, caught, l)
+		if err != nil {
+			return err
+		}
+		headFailed += v.HeadFailed
+		baseFailed += v.BaseFailed
+		sessions = append(sessions, analysis.LayoutSession{Layout: l, Base: f.Base, Head: f.Head})
+	}
+	c, cerr := analysis.CompareLayouts(sessions, analysis.Options{
+		Alpha: p.rule.Alpha, Threshold: p.rule.Threshold, BaseName: p.rule.BaseName, HeadName: p.rule.HeadName,
+	})
+	if err := p.printLayouts(stdout, sessions, c, cerr); err != nil {
+		return err
+	}
+	switch {
+	case headFailed > 0 && !p.opts.IgnoreFailure:
+		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) of head failed (see the reasons and logs above)", headFailed)}
+	case cerr != nil:
+		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("no combination across layouts: %w", cerr)}
+	}
+	switch out := c.Outcome(); out {
+	case analysis.Regression:
+		return &exitError{code: out.ExitCode(), err: fmt.Errorf("across %d layouts, regression beyond the gate in: %s", len(sessions), rowList(c.Regressions()))}
+	case analysis.Inconclusive:
+		reason := fmt.Sprintf("across %d layouts, undecided: %s (more layouts would decide them)", len(sessions), rowList(c.Undecided()))
+		if baseFailed > 0 && !p.opts.IgnoreFailure {
+			reason += fmt.Sprintf(" (%d run(s) of base failed)", baseFailed)
+		}
+		return &exitError{code: out.ExitCode(), err: errors.New(reason)}
+	}
+	return nil
+}
+
+// rowList is "a, b".
+func rowList(rows []analysis.Row) string {
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, r.Label)
+	}
+	return strings.Join(labels, ", ")
+}
+
+// printLayouts writes the combination across layouts, or why there is
+// none.
+func (p *abPlan) printLayouts(w io.Writer, sessions []analysis.LayoutSession, c *analysis.Comparison, cerr error) error {
+	var buf bytes.Buffer
+	var names []string
+	for _, s := range sessions {
+		names = append(names, s.Layout)
+	}
+	head, base := revision(sessions[0].Head.Tool), revision(sessions[0].Base.Tool)
+	line := fmt.Sprintf("Across %d function layouts (%s): each layout is one session of its own two builds; the layouts' estimates are combined, so that the verdict is about the change rather than where the linker put its functions.",
+		len(sessions), strings.Join(names, ", "))
+	if p.format == "markdown" {
+		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s, across %d function layouts\n\n%s\n\n", head, base, len(sessions), line)
+		if cerr != nil {
+			fmt.Fprintf(&buf, "No combination: %s.\n", cerr)
+		} else if err := compare.Markdown(&buf, c); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(&buf, "\n%s\n\n", wrapMessage(line, p.ropts.Width))
+		if cerr != nil {
+			fmt.Fprintf(&buf, "No combination: %s.\n", cerr)
+		} else if err := compare.TextWidth(&buf, c, p.ropts.Width); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// resolveLayouts checks --layouts: two layouts or more, both sides built
+// from git (a given binary cannot be relinked), and a GOFLAGS without
+// -ldflags.
+func (p *abPlan) resolveLayouts(af *abFlags) error {
+	layouts, err := parseLayouts(af.layouts)
+	if err != nil {
+		return fmt.Errorf("--layouts: %w", err)
+	}
+	if af.base != "" || af.head != "" {
+		return fmt.Errorf("--layouts: both sides must be built from git (--base-rev, and --head-rev or the work tree), since each layout relinks them; --base and --head name binaries already linked")
+	}
+	if err := checkLayoutsGOFLAGS(os.Getenv("GOFLAGS")); err != nil {
+		return err
+	}
+	p.layouts = layouts
+	return nil
 }

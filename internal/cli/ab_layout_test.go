@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
 // sameContents tells one build from two: one file, or a copy with the same
@@ -39,5 +43,85 @@ func TestSameContents(t *testing.T) {
 		if got := sameContents(c.x, c.y); got != c.want {
 			t.Errorf("sameContents(%s, %s) = %v, want %v", filepath.Base(c.x), filepath.Base(c.y), got, c.want)
 		}
+	}
+}
+
+func TestABLayoutsBadInput(t *testing.T) {
+	self := os.Args[0]
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"ab", "--base-rev", "HEAD", "--layouts", "5"}, "give two layouts or more"},
+		{nil, []string{"ab", "--base-rev", "HEAD", "--layouts", "0,x"}, `"x": a layout is a linker seed`},
+		{nil, []string{"ab", "--base-rev", "HEAD", "--layouts", "3,5,3"}, "layout 3 twice"},
+		{nil, []string{"ab", "--base", self, "--layouts", "0,5"}, "both sides must be built from git"},
+		{nil, []string{"ab", "--base-rev", "HEAD", "--head", self, "--layouts", "0,5"}, "both sides must be built from git"},
+		{[]string{"GOFLAGS=-ldflags=-s"}, []string{"ab", "--base-rev", "HEAD", "--layouts", "0,5"}, "GOFLAGS already sets -ldflags=-s"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := rootbench(t, tc.env, tc.args...)
+			r.must(t, exitUsage)
+			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
+			}
+		})
+	}
+}
+
+// TestABLayoutsFindsAPlantedSlowdown judges a synthetic change that doubles
+// the worker's time in three function layouts: each layout relinks both
+// sides (six different binaries), each session is printed under its
+// layout and exported on its own, and the combination across layouts fails
+// the gate.
+func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
+	repo := gittest.New(t)
+	base := repo.Commit(t, map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, 30)}, "base")
+	head := repo.Commit(t, map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, 60)}, "the planted slowdown")
+	cache, out := t.TempDir(), t.TempDir()
+	export := filepath.Join(out, "ab.json")
+	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + cache}, "ab", "--repo", repo.Dir, "--base-rev", base, "--head-rev", head,
+		"--layouts", "0,3,5", "--cell", "ocaml", "--looks", "6", "--max-time", "1m", "--no-gc-table",
+		"--export-json", export, "--fail-on-regression", "50%")
+	r.must(t, exitFailed)
+	for _, want := range []string{"Function layout 0 (the linker's default):", "Function layout 3 (-ldflags=-randlayout=3):",
+		"Function layout 5 (-ldflags=-randlayout=5):", "Across 3 function layouts (0, 3, 5)", "REGRESSION"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "across 3 layouts, regression beyond the gate in: ocaml") {
+		t.Errorf("stderr does not give the combined verdict:\n%s", r.stderr)
+	}
+	for _, l := range []string{"0", "3", "5"} {
+		if _, err := os.Stat(filepath.Join(out, "ab.layout-"+l+".json")); err != nil {
+			t.Errorf("layout %s's session was not exported: %v", l, err)
+		}
+	}
+	// Six builds, each linked differently: no two binaries alike.
+	digests := map[string]string{}
+	err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		if info, err := d.Info(); err != nil || info.Mode()&0o111 == 0 {
+			return err
+		}
+		sum, err := fileDigest(path)
+		if err != nil {
+			return err
+		}
+		if other, ok := digests[string(sum)]; ok {
+			t.Errorf("%s and %s are the same binary", other, path)
+		}
+		digests[string(sum)] = path
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(digests) != 6 {
+		t.Errorf("%d binaries built, want 6 (two sides in three layouts): %v", len(digests), digests)
 	}
 }

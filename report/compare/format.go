@@ -67,6 +67,9 @@ func SummaryLine(c *analysis.Comparison) string {
 
 // moreRuns says how many more runs would decide an inconclusive row.
 func moreRuns(r analysis.Row) string {
+	if r.Layouts > 0 {
+		return "more layouts needed"
+	}
 	if r.MoreRuns <= 0 {
 		return "more runs needed"
 	}
@@ -84,6 +87,11 @@ func Method(c *analysis.Comparison) string {
 		len(c.Rows), report.Plural(len(c.Rows)), c.Alpha)
 	if c.Correction == analysis.CorrectionNone {
 		corr = fmt.Sprintf("no correction across rows: each row is tested at α = %.3g", c.Alpha)
+	}
+	if c.Mode == analysis.ModeLayouts {
+		return fmt.Sprintf("across %d function layouts (%s): each layout's estimate is the mean of its session's paired log ratios (head run over base run); "+
+			"the row's delta is their mean, with Student's t interval on the layouts (never narrower than the sessions' own noise allows); "+
+			"a row is significant exactly when its interval excludes 0; ", len(c.Layouts), strings.Join(c.Layouts, ", ")) + corr
 	}
 	if c.Paired {
 		return "paired: each base run against the head run made next to it; Hodges-Lehmann estimate of the pairs' log ratios with the Wilcoxon signed-rank (Tukey) interval; a row is significant exactly when its interval excludes 0; " + corr
@@ -438,7 +446,7 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		return fmt.Errorf("compare: markdown: %w", err)
 	}
 	b.WriteString("\n")
-	files := c.Mode == "files"
+	files := c.Mode == "files" || c.Mode == analysis.ModeLayouts
 	machines := machineRows(c.Base, c.Head)
 	title, header2 := "**Machines**\n\n", []string{"", "base", "head"}
 	if !files {
