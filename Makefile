@@ -172,61 +172,54 @@ gate-replay:
 	$(GO) run ./cmd/gatecheck -replay -sessions $(GATE_REPLAY) -slow $(GATE_SLOW) $(GATE_REPLAY_FLAGS) $(GATE_SESSIONS)
 
 # Compare this work tree (uncommitted changes included) with the revision the
-# change started from, before it lands: `rootbench ab --base-rev` on the drop-in
-# and domain handles, the control and cgo.Handle (msgpass), then on the callback
-# workload with handles, in three function layouts (LAYOUTS, below); about 13
-# minutes on 2 cores (LAYOUTS=0: one layout, about 5).
-# Writes two Markdown tables per layout to stdout (CONTRIBUTING.md asks every change to
-# impls/, workload/ or harness/ to quote them). BASE defaults to where HEAD
-# left the upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
-# The recipe exits 1 when a row regresses beyond the gate, 2 on bad input (make
-# itself then exits 2 for either: PERF_STATUS=FILE writes the recipe's status
-# to FILE, for CI); an inconclusive row is reported in the table and on
-# stderr, not failed.
+# change started from, before it lands: `rootbench ab --base-rev --layouts` on
+# the drop-in and domain handles, the control and cgo.Handle (msgpass), then on
+# the callback workload with handles, each judged across the function layouts
+# in LAYOUTS (below); about 14 minutes on 2 cores.
+# Writes the Markdown tables of every layout's session and of their
+# combination to stdout (CONTRIBUTING.md asks every change to impls/,
+# workload/ or harness/ to quote them). BASE defaults to where HEAD left the
+# upstream main (origin/main, else main); e.g. make perf-check BASE=HEAD~1.
+# The recipe exits 1 when a row of a combination regresses beyond the gate, 2
+# on bad input (make itself then exits 2 for either: PERF_STATUS=FILE writes
+# the recipe's status to FILE, for CI); an inconclusive row is reported in the
+# table and on stderr, not failed.
 #
-# LAYOUTS lists the function layouts both builds are linked in, one pair of
-# sessions each (GOFLAGS=-ldflags=-randlayout=N; 0 is the linker's default
-# layout). A layout alone moved a change that alters nothing by -6% to +14%
-# (results/ab-layouts.md). With several layouts a workload fails only when
-# it regresses in every layout; a regression in some layouts only is
-# reported on stderr, like an inconclusive row.
+# LAYOUTS lists the function layouts both builds are linked in, one session
+# each (-ldflags=-randlayout=N; 0 is the linker's default layout): a layout
+# alone moved a change that alters nothing by -6% to +14% (results/ab-layouts.md),
+# and `ab --layouts` combines the layouts' estimates so that the verdict is about
+# the change. PERF_TIME and PERF_CALLBACK_TIME are the budgets of each layout's
+# session. One layout (LAYOUTS=0) gives one plain session per workload.
+empty :=
+space := $(empty) $(empty)
+comma := ,
 UPSTREAM   ?= $(shell git rev-parse -q --verify origin/main >/dev/null 2>&1 && echo origin/main || echo main)
 BASE       ?= $(shell git merge-base HEAD $(UPSTREAM) 2>/dev/null || echo $(UPSTREAM))
 PERF_CELLS ?= boxroot-handle,boxroot,ocaml,cgo-handle
-PERF_TIME  ?= 2m30s
-PERF_CALLBACK_TIME ?= 1m30s
-LAYOUTS    ?= 0 5 9
+PERF_TIME  ?= 1m15s
+PERF_CALLBACK_TIME ?= 45s
+LAYOUTS    ?= 0 5 9 13 17 21
 PERF_STATUS ?=
 perf-check: build
 	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
 	@finish() { [ -z "$(PERF_STATUS)" ] || echo "$$1" > "$(PERF_STATUS)"; exit "$$1"; }; \
-	[ -n "$(strip $(LAYOUTS))" ] || { echo "perf-check: LAYOUTS is empty; give it layout seeds, e.g. LAYOUTS=\"0 5 9\" (0: the default layout)" >&2; finish 2; }; \
+	[ -n "$(strip $(LAYOUTS))" ] || { echo "perf-check: LAYOUTS is empty; give it layout seeds, e.g. LAYOUTS=\"0 5 9 13 17 21\" (0: the default layout)" >&2; finish 2; }; \
 	for l in $(LAYOUTS); do \
 		case $$l in *[!0-9]*) echo "perf-check: LAYOUTS holds linker layout seeds (numbers; 0: the default layout), not '$$l'" >&2; finish 2 ;; esac; \
 	done; \
-	msg=; cb=; \
-	for l in $(LAYOUTS); do \
-		case $$l in 0) gf="$$GOFLAGS"; how="the linker's default" ;; *) gf="$${GOFLAGS:+$$GOFLAGS }-ldflags=-randlayout=$$l"; how="-ldflags=-randlayout=$$l" ;; esac; \
-		if [ $(words $(LAYOUTS)) -gt 1 ]; then \
-			echo "perf-check: layout $$l" >&2; \
-			printf '## Function layout %s (%s)\n\n' "$$l" "$$how"; \
-		fi; \
-		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
-		case $$st in 0|1|3) msg="$$msg $$l:$$st" ;; *) finish $$st ;; esac; \
-		echo; \
-		GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
-			--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
-		case $$st in 0|1|3) cb="$$cb $$l:$$st" ;; *) finish $$st ;; esac; \
-		echo; \
-	done; \
+	if [ $(words $(LAYOUTS)) -gt 1 ]; then \
+		how="--layouts $(subst $(space),$(comma),$(strip $(LAYOUTS)))"; gf="$$GOFLAGS"; \
+	else \
+		how=; case "$(strip $(LAYOUTS))" in 0) gf="$$GOFLAGS" ;; *) gf="$${GOFLAGS:+$$GOFLAGS }-ldflags=-randlayout=$(strip $(LAYOUTS))" ;; esac; \
+	fi; \
 	failed=0; \
-	for w in "msgpass$$msg" "callback$$cb"; do \
-		name=$${w%% *}; res=$${w#* }; \
-		case " $$res" in \
-		*:1*) case " $$res" in *:0*|*:3*) echo "perf-check: $$name: a regression in some layouts only ($$res, layout:exit status): it may be the build's layout rather than the change; judge it in more layouts" >&2 ;; *) failed=1 ;; esac ;; \
-		*:3*) echo "perf-check: $$name: inconclusive rows (see the tables)" >&2 ;; \
-		esac; \
-	done; \
+	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
+	case $$st in 0) ;; 1) failed=1 ;; 3) echo "perf-check: msgpass: inconclusive rows (see the tables)" >&2 ;; *) finish $$st ;; esac; \
+	echo; \
+	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
+		--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
+	case $$st in 0) ;; 1) failed=1 ;; 3) echo "perf-check: callback: inconclusive rows (see the tables)" >&2 ;; *) finish $$st ;; esac; \
 	finish $$failed
 
 clean:

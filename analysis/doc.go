@@ -68,6 +68,20 @@
 // measures both on the project's machine, results/gate-check.md the error
 // rates). A run that failed on either side drops its pair.
 //
+// # Across function layouts (CompareLayouts)
+//
+// A session of two builds compares their function layouts as much as
+// their code, and more runs only narrow the interval around the two
+// binaries' difference. CompareLayouts combines sessions of one change,
+// each with both sides linked in one layout: each layout gives one
+// estimate per row, the mean of its pairs' log ratios; the row's delta is
+// the mean over the K layouts with Student's t interval on K − 1 degrees
+// of freedom (its standard error never below what the sessions' own noise
+// implies), the p-value the matching t-test, Holm across rows, the same
+// gate. Assumptions: the layouts' estimates are independent draws around
+// the change with one spread, close enough to normal (layouts.go says why,
+// and what its measured rates are).
+//
 // Across the rows, CorrectionHolm (the default) controls the family-wise
 // error rate at Alpha with Holm's step-down, so a 20-row table raises a
 // false alarm no more often than a one-row one. Each row's interval is

@@ -23,9 +23,9 @@ import (
 // computes the same value, judged in ten layouts).
 const layoutNote = "a significant row compares two builds as they were linked, and function " +
 	"layout alone has moved rows of a change that alters nothing by -6% to +14% " +
-	"(past a 5% gate in one layout of ten). Judge it again in other layouts before you " +
-	"trust it: with --base-rev and --head-rev, GOFLAGS=-ldflags=-randlayout=N rebuilds " +
-	"both sides in layout N."
+	"(past a 5% gate in one layout of ten). Judge the change across layouts before you " +
+	"trust it: with --base-rev (and --head-rev), --layouts 0,5,9,13,17,21 runs a session " +
+	"per layout and combines them."
 
 // needsLayoutNote reports whether c has a significant row and base and
 // head are different builds (files whose contents differ).

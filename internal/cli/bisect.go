@@ -376,8 +376,8 @@ func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string
 		changes = fmt.Sprintf("%s changes, against %s, files in: %s", c.Short, res.Parent.Short, gitrev.DirList(dirs))
 	}
 	return changes + ". Every step judged two builds as linked, and function layout alone can move a row past the gate: " +
-		"before you blame it, judge it against its parent in other layouts (GOFLAGS=-ldflags=-randlayout=N rootbench ab " +
-		"--base-rev " + res.Parent.Short + " --head-rev " + c.Short + ")."
+		"before you blame it, judge it against its parent across layouts (rootbench ab " +
+		"--base-rev " + res.Parent.Short + " --head-rev " + c.Short + " --layouts 0,5,9,13,17,21)."
 }
 
 // commitList is "a1b2c3d, e4f5a6b".
