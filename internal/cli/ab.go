@@ -87,12 +87,23 @@ are planned after the first two rounds from their pace alone: the last when
 the budget ends, the others at a half and a quarter of the runs it should
 allow (at least 6 runs per side); --looks 10,20,40 fixes them instead.
 
+A session judges two binaries as linked, and where the linker put their
+functions alone can move a row past the gate. --layouts 0,5,9,... judges the
+change instead: both sides (built from git) are relinked in each layout
+(-ldflags=-randlayout=N through GOFLAGS; 0 the linker's default), one session
+runs per layout (--max-time each, printed and exported as NAME.layout-N.json
+as it ends), and each row's per-layout estimates (the mean of its pairs' log
+ratios) are combined: their mean, with Student's t interval across the layouts
+(never narrower than the sessions' own noise), Holm across rows, the same gate.
+That combination decides the exit status. An undecided row needs more layouts.
+
 Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 3 inconclusive (budget spent, or base's runs failed), 2 bad input,
 130 interrupted.`,
 		Example: `  bin/rootbench ab --base /tmp/base/rootbench --cell ocaml,boxroot
   bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
-  bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot`,
+  bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot
+  bin/rootbench ab --base-rev main --layouts 0,5,9,13,17,21 --max-time 1m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := af.resolve(cmd)
@@ -113,7 +124,6 @@ Exit status: 0 every row passes, 1 a regression (or head's runs failed),
 	af.registerSession(f, "session")
 	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
 	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
-	f.StringVar(&af.layouts, "layouts", "", "judge the change across function layouts: one session per layout seed (0: the linker's default), both sides built from git and linked with -ldflags=-randlayout=N, then their rows combined (e.g. 0,5,9,13,17,21)")
 	return cmd
 }
 
@@ -132,6 +142,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")
+	f.StringVar(&af.layouts, "layouts", "", "judge each "+what+" across function layouts: one session per layout seed (0: the linker's default), both sides built from git and linked with -ldflags=-randlayout=N, then their rows combined (e.g. 0,5,9,13,17,21)")
 	f.StringVar(&af.style, "style", "auto", "output style: auto, full, basic, nocolor, color or none (no report, notes or progress; a failed run is still reported on stderr). NO_COLOR is honoured")
 }
 

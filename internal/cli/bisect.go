@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -45,6 +46,12 @@ below the gate), and inconclusive otherwise: an inconclusive step is run once
 more with twice the time budget, then skipped like 'git bisect skip'. A
 commit that does not build, or whose runs fail, is skipped too.
 
+With --layouts, every step is one session per function layout, both builds
+relinked in it, and its verdict the combination of their rows (see 'rootbench
+ab --help'): a session judges two binaries as linked, and layout alone can
+move a row past the gate, so a culprit named that way is about the change.
+Each step then takes the budget once per layout.
+
 False alarms are bounded over the whole bisection, not per step: step k is
 tested at a share of --alpha (the planned steps share 0.8 alpha equally, the
 j-th extra step, a retry or a skip's, gets 0.2 alpha / 2^j), so the levels of
@@ -58,7 +65,8 @@ parent, or skipped commits leave several candidates),
 130 interrupted.`,
 		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
   rootbench bisect --good v1.2 --bad HEAD --cell boxroot --max-time 90s --format markdown > comment.md
-  rootbench bisect --good HEAD~20 --bad HEAD --workload callback --variant cthread --handle boxroot-handle`,
+  rootbench bisect --good HEAD~20 --bad HEAD --workload callback --variant cthread --handle boxroot-handle
+  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --layouts 0,5,9,13 --max-time 1m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			bp, err := resolveBisect(cmd, &af, good, bad)
@@ -80,8 +88,10 @@ type bisectPlan struct {
 	abPlan
 	search  *bisect.Bisection
 	builder *gitrev.Builder
-	alpha   float64 // the whole bisection's
-	maxTime time.Duration
+	// builders are the builders of --layouts, by layout (layoutBuilder).
+	builders map[string]*gitrev.Builder
+	alpha    float64 // the whole bisection's
+	maxTime  time.Duration
 	// tracked are the labels of the rows the confirmation found regressed:
 	// the rows later steps run and judge.
 	tracked map[string]bool
@@ -136,6 +146,14 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	}
 	bp.builder = newBuilder(repo, pkg, bp.out)
 	bp.repo = repo
+	if af.layouts != "" {
+		if bp.layouts, err = parseLayouts(af.layouts); err != nil {
+			return nil, fmt.Errorf("--layouts: %w", err)
+		}
+		if err := checkLayoutsGOFLAGS(os.Getenv("GOFLAGS")); err != nil {
+			return nil, err
+		}
+	}
 	return bp, nil
 }
 
@@ -148,9 +166,14 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		fmt.Fprintf(bp.out, "rootbench: %s\n", bp.planNote)
 	}
 	n := len(bp.search.Commits())
+	each := fmt.Sprintf("an A/B session against good, budget %s", bp.maxTime)
+	if len(bp.layouts) > 0 {
+		each = fmt.Sprintf("an A/B session against good in each of %d function layouts (%s), budget %s each, combined",
+			len(bp.layouts), strings.Join(bp.layouts, ", "), bp.maxTime)
+	}
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
-		"    each step: an A/B session against good, budget %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
-		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), bp.maxTime, 100*bp.rule.Threshold, bp.alpha)
+		"    each step: %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
+		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), each, 100*bp.rule.Threshold, bp.alpha)
 	stepsOut := newWrapWriter(stdout, bp.ropts.Width)
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,
@@ -191,30 +214,82 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 }
 
 // oracle judges one step: an A/B session of the step's commit (head)
-// against good (base), at the step's share of the false-alarm budget.
+// against good (base), at the step's share of the false-alarm budget; with
+// --layouts, one session per layout, their rows combined
+// (analysis.CompareLayouts) at that share.
 func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome {
-	goodBin, err := bp.builder.Build(ctx, s.Good)
-	if err != nil {
-		return bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, err)}
-	}
-	bin, err := bp.builder.Build(ctx, s.Commit)
-	var be *gitrev.BuildError
-	switch {
-	case errors.As(err, &be):
-		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}
-	case err != nil:
-		return bisect.Outcome{Err: err}
-	}
-	o := bp.opts
-	o.Base.Executable, o.Head.Executable = goodBin.Path, bin.Path
-	o.MaxTime = time.Duration(float64(bp.maxTime) * max(s.Budget, 1))
 	rule := bp.rule
 	rule.Alpha = s.Alpha
 	rule.BaseName, rule.HeadName = "good", s.Commit.Short
 	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
-	o.Rule = &rule
+	if len(bp.layouts) == 0 {
+		f, v, stop := bp.stepSession(ctx, s, &rule, bp.builder)
+		if stop != nil {
+			return *stop
+		}
+		if v.Comparison == nil {
+			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + sessionLength(f)}
+		}
+		return bp.judgeStep(s, v.Comparison, sessionLength(f))
+	}
+	var sessions []analysis.LayoutSession
+	var runs []string
+	for _, l := range bp.layouts {
+		f, _, stop := bp.stepSession(ctx, s, &rule, bp.layoutBuilder(l))
+		if stop != nil {
+			return *stop
+		}
+		sessions = append(sessions, analysis.LayoutSession{Layout: l, Base: f.Base, Head: f.Head})
+		runs = append(runs, "layout "+l+": "+sessionLength(f))
+	}
+	c, err := analysis.CompareLayouts(sessions, analysis.Options{
+		Alpha: s.Alpha, Threshold: rule.Threshold, BaseName: rule.BaseName, HeadName: rule.HeadName,
+	})
+	if err != nil {
+		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(err.Error())}
+	}
+	return bp.judgeStep(s, c, fmt.Sprintf("across %d layouts (%s)", len(sessions), strings.Join(runs, ", ")))
+}
+
+// layoutBuilder is the step's builder for layout, made once per layout:
+// the plan's, with GOFLAGS for the layout (layoutEnv).
+func (bp *bisectPlan) layoutBuilder(layout string) *gitrev.Builder {
+	if b := bp.builders[layout]; b != nil {
+		return b
+	}
+	b := newBuilder(bp.builder.Repo, bp.builder.Package, bp.builder.Progress)
+	b.Env = layoutEnv(layout)
+	if bp.builders == nil {
+		bp.builders = map[string]*gitrev.Builder{}
+	}
+	bp.builders[layout] = b
+	return b
+}
+
+// stepSession builds good and the step's commit with builder and runs one
+// session between them under rule. A non-nil stop is the step's outcome
+// when the session could not judge it: a build or a worker that failed,
+// or head's runs that failed.
+func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule *analysis.Sequential, builder *gitrev.Builder) (*harness.ABFile, *analysis.SessionVerdict, *bisect.Outcome) {
+	goodBin, err := builder.Build(ctx, s.Good)
+	if err != nil {
+		return nil, nil, &bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, err)}
+	}
+	bin, err := builder.Build(ctx, s.Commit)
+	var be *gitrev.BuildError
+	switch {
+	case errors.As(err, &be):
+		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}
+	case err != nil:
+		return nil, nil, &bisect.Outcome{Err: err}
+	}
+	o := bp.opts
+	o.Base.Executable, o.Head.Executable = goodBin.Path, bin.Path
+	o.MaxTime = time.Duration(float64(bp.maxTime) * max(s.Budget, 1))
+	r := *rule
+	o.Rule = &r
 	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
@@ -229,23 +304,26 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	err = prepareSides(ctx, &o, bp.pin, &notes)
 	bp.sayNotes(notes.String(), s.Commit)
 	if err != nil {
-		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
+		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
 	}
 	f, err := harness.ExecuteAB(ctx, o)
 	if err != nil {
-		return bisect.Outcome{Err: err}
+		return nil, nil, &bisect.Outcome{Err: err}
 	}
-	v := rule.Verdict(f, false)
-	runs := sessionLength(f)
-	switch {
-	case v.HeadFailed > 0:
-		return bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", v.HeadFailed, runs)}
-	case v.Comparison == nil:
-		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + runs}
+	v := r.Verdict(f, false)
+	if v.HeadFailed > 0 {
+		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", v.HeadFailed, sessionLength(f))}
 	}
+	return f, v, nil
+}
+
+// judgeStep turns the step's comparison into its verdict: bad when a
+// tracked row regresses, good when every one passes, else inconclusive.
+// The confirmation chooses the tracked rows: those it found regressed.
+func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs string) bisect.Outcome {
 	if s.Kind == bisect.Confirm {
 		bp.tracked = map[string]bool{}
-		for _, r := range v.Comparison.Regressions() {
+		for _, r := range c.Regressions() {
 			bp.tracked[r.Label] = true
 		}
 	}
@@ -254,7 +332,7 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	// The rows judged: the tracked ones; all of them at a confirmation
 	// that found none regressed (it is then good or undecided).
 	all := len(bp.tracked) == 0
-	for _, r := range v.Comparison.Rows {
+	for _, r := range c.Rows {
 		if !all && !bp.tracked[r.Label] {
 			continue
 		}

@@ -171,3 +171,31 @@ func TestStepLineFits(t *testing.T) {
 		}
 	}
 }
+
+// TestBisectAcrossLayouts bisects a synthetic history of four commits, in
+// which the third triples the worker's time, with every step judged across
+// two function layouts: bisect must name the culprit from the combinations.
+func TestBisectAcrossLayouts(t *testing.T) {
+	repo := gittest.New(t)
+	var commits []string
+	for i, delay := range []int{30, 30, 120, 120} {
+		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, delay),
+			"notes.txt": fmt.Sprintf("commit %d\n", i)}
+		commits = append(commits, repo.Commit(t, files, fmt.Sprintf("change %d", i)))
+	}
+	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + t.TempDir()}, "bisect", "--repo", repo.Dir,
+		"--good", commits[0], "--bad", commits[3], "--cell", "ocaml", "--looks", "6", "--max-time", "1m",
+		"--layouts", "0,3,5", "--fail-on-regression", "100%")
+	r.must(t, 0)
+	if !strings.Contains(r.stdout, "culprit: "+commits[2][:7]) {
+		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[2][:7], r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "across 3 layouts (layout 0: ") || !strings.Contains(r.stderr, "in each of 3 function layouts (0, 3, 5)") {
+		t.Errorf("the steps were not judged across the layouts:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	r = rootbench(t, nil, "bisect", "--repo", repo.Dir, "--good", commits[0], "--bad", commits[3], "--layouts", "7")
+	r.must(t, exitUsage)
+	if !strings.Contains(r.stderr, "--layouts") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+		t.Errorf("stderr is not one line about --layouts:\n%s", r.stderr)
+	}
+}
