@@ -524,11 +524,20 @@ func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
 //
 // A session of --layouts (layout not "") is headed by its layout, and
 // says no layout note: the combination across layouts that follows it is
-// the answer to that note.
+// the answer to that note. In Markdown it is folded (a details element
+// whose summary gives the session's gate), so that a comment leads the
+// eye to the combination.
 func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error, layout string) error {
 	var buf bytes.Buffer
 	note := layout == "" && gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable)
 	if p.format == "markdown" {
+		if layout != "" {
+			gate := "no comparison"
+			if gerr == nil {
+				gate = "gate " + string(g.Outcome())
+			}
+			fmt.Fprintf(&buf, "<details><summary>Function layout %s: %s</summary>\n\n", layoutName(layout), gate)
+		}
 		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s%s\n\n", revision(f.Head.Tool), revision(f.Base.Tool), layoutTitle(layout))
 		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
 		if gerr != nil {
@@ -562,6 +571,9 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 			fmt.Fprintln(&buf)
 			abGCTables(&buf, f.Base, f.Head, p.ropts)
 		}
+	}
+	if p.format == "markdown" && layout != "" {
+		buf.WriteString("\n</details>\n\n")
 	}
 	_, err := w.Write(buf.Bytes())
 	return err

@@ -124,4 +124,17 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 	if len(digests) != 6 {
 		t.Errorf("%d binaries built, want 6 (two sides in three layouts): %v", len(digests), digests)
 	}
+
+	// As a PR comment: each layout's session folded, the combination last
+	// and open.
+	r = rootbench(t, []string{"ROOTBENCH_CACHE=" + cache}, "ab", "--repo", repo.Dir, "--base-rev", base, "--head-rev", head,
+		"--layouts", "0,3,5", "--cell", "ocaml", "--looks", "6", "--max-time", "1m", "--no-gc-table",
+		"--fail-on-regression", "50%", "--format", "markdown")
+	r.must(t, exitFailed)
+	combined := strings.Index(r.stdout, "across 3 function layouts\n")
+	if combined < 0 || strings.Count(r.stdout, "<details><summary>Function layout ") != 3 ||
+		strings.LastIndex(r.stdout, "<details><summary>Function layout 5 (-ldflags=-randlayout=5): gate") > combined ||
+		!strings.Contains(r.stdout[combined:], "REGRESSION") {
+		t.Errorf("the Markdown does not fold the three sessions before an open combination:\n%s", r.stdout)
+	}
 }
