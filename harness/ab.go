@@ -149,7 +149,11 @@ type ABFile struct {
 	Stopped string `json:"stopped"`
 	// Gate is the decision on the final runs, recorded by the caller (the
 	// harness does not judge); nil when none was made.
-	Gate       *ABGate   `json:"gate,omitempty"`
+	Gate *ABGate `json:"gate,omitempty"`
+	// Layout is the function layout both builds were linked in, for a
+	// session of ab --layouts (the -randlayout seed; "0" the linker's
+	// default); empty otherwise. Recorded by the caller.
+	Layout     string    `json:"layout,omitempty"`
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at,omitempty"`
 }

@@ -60,3 +60,47 @@ func load(path string, decode func(io.Reader, string) (*File, error)) (*File, er
 	defer fh.Close()
 	return decode(fh, path)
 }
+
+// DecodeAB reads an A/B results file (ab --export-json) from r and checks
+// its schema, that it has both sides, and each side's results (labels and
+// samples, as Decode checks them). name is used in error messages.
+func DecodeAB(r io.Reader, name string) (*ABFile, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read: %w", name, err)
+	}
+	var f ABFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: not a %s file: %w", name, ABSchema, err)
+	}
+	if f.Schema != ABSchema {
+		return nil, fmt.Errorf("%s: schema %q, expected %q (the file ab --export-json writes)", name, f.Schema, ABSchema)
+	}
+	if f.Base == nil || f.Head == nil {
+		return nil, fmt.Errorf("%s: an A/B results file needs both sides, base and head", name)
+	}
+	for _, side := range []struct {
+		name string
+		f    *File
+	}{{"base", f.Base}, {"head", f.Head}} {
+		for i, r := range side.f.Results {
+			if r.Label == "" {
+				return nil, fmt.Errorf("%s: %s: result %d has no label", name, side.name, i)
+			}
+		}
+		if err := side.f.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", name, side.name, err)
+		}
+	}
+	return &f, nil
+}
+
+// LoadAB reads and checks the A/B results file at path.
+func LoadAB(path string) (*ABFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open A/B results file: %w", err)
+	}
+	defer fh.Close()
+	return DecodeAB(fh, path)
+}

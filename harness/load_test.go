@@ -69,3 +69,24 @@ func FuzzDecode(f *testing.F) {
 		Summarize(file) // statistics over any accepted file must not panic
 	})
 }
+
+func TestDecodeABErrorsNameTheFileAndTheProblem(t *testing.T) {
+	side := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": 5, "cells": 1}]}]}`
+	bad := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": -5, "cells": 1}]}]}`
+	for _, tc := range []struct{ data, want string }{
+		{"{", "not a rootbench-ab/v1 file"},
+		{side, `schema "rootbench/v1", expected "rootbench-ab/v1"`},
+		{`{"schema": "rootbench-ab/v1", "base": ` + side + `}`, "needs both sides"},
+		{`{"schema": "rootbench-ab/v1", "base": ` + side + `, "head": ` + bad + `}`, "ab.json: head:"},
+		{`{"schema": "rootbench-ab/v1", "base": {"schema": "rootbench/v1", "results": [{"cell": "y"}]}, "head": ` + side + `}`, "base: result 0 has no label"},
+	} {
+		_, err := DecodeAB(strings.NewReader(tc.data), "ab.json")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "ab.json: ") {
+			t.Errorf("DecodeAB(%.40q...) = %v, want an error naming ab.json and saying %q", tc.data, err, tc.want)
+		}
+	}
+	f, err := DecodeAB(strings.NewReader(`{"schema": "rootbench-ab/v1", "layout": "5", "base": `+side+`, "head": `+side+`}`), "ab.json")
+	if err != nil || f.Layout != "5" || len(f.Head.Results) != 1 {
+		t.Errorf("a valid file: %+v, %v", f, err)
+	}
+}

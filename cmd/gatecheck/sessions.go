@@ -2,7 +2,6 @@ package main
 
 import (
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -113,17 +112,7 @@ func readAB(path string) (*harness.ABFile, error) {
 		defer zr.Close()
 		r = zr
 	}
-	var f harness.ABFile
-	if err := json.NewDecoder(r).Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: not an ab results file: %w", path, err)
-	}
-	if f.Schema != harness.ABSchema {
-		return nil, fmt.Errorf("%s: schema %q, want %s", path, f.Schema, harness.ABSchema)
-	}
-	if f.Base == nil || f.Head == nil {
-		return nil, fmt.Errorf("%s: an ab results file needs both sides", path)
-	}
-	return &f, nil
+	return harness.DecodeAB(r, path)
 }
 
 // loadTemplate reads a recorded session and checks that it is one the

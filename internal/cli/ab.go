@@ -444,6 +444,7 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	if export != "" {
 		o.OnLook = func(f *harness.ABFile) {
 			if exportErr == nil && measured(f) {
+				f.Layout = layout
 				exportErr = writeABFile(export, f)
 			}
 		}
@@ -456,6 +457,7 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 		}
 		return nil, nil, runErr
 	}
+	f.Layout = layout
 	// The final files hold the runs of the last look (sampling stops at a
 	// look), now marked complete: judged again, they give the last look's
 	// decisions without its "partial" warnings. Only a session that ended

@@ -125,6 +125,32 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 		t.Errorf("%d binaries built, want 6 (two sides in three layouts): %v", len(digests), digests)
 	}
 
+	// The exports, combined by compare, give the combination ab printed.
+	var exports []string
+	for _, l := range []string{"5", "0", "3"} {
+		exports = append(exports, filepath.Join(out, "ab.layout-"+l+".json"))
+	}
+	rc := rootbench(t, nil, append([]string{"compare", "--layouts", "--fail-on-regression", "50%"}, exports...)...)
+	rc.must(t, exitFailed)
+	if !strings.Contains(rc.stdout, "across 3 function layouts (5, 0, 3)") || rowOf(rc.stdout, "ocaml") != rowOf(r.stdout[strings.Index(r.stdout, "Across 3"):], "ocaml") {
+		t.Errorf("compare --layouts of the exports differs from ab's combination:\n%s\nab:\n%s", rc.stdout, r.stdout)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--layouts", exports[0]}, "two or more A/B session files"},
+		{[]string{"compare", "--layouts", exports[0], exports[0]}, "are both layout 5"},
+		{[]string{"compare", "--layouts", "--cells", "a,b", exports[0], exports[1]}, "takes no --cells"},
+		{[]string{"compare", "--layouts", exports[0], filepath.Join(out, "nosuch.json")}, "no such file"},
+	} {
+		rb := rootbench(t, nil, bad.args...)
+		rb.must(t, exitUsage)
+		if !strings.Contains(rb.stderr, bad.want) {
+			t.Errorf("%v: stderr does not say %q:\n%s", bad.args, bad.want, rb.stderr)
+		}
+	}
+
 	// As a PR comment: each layout's session folded, the combination last
 	// and open.
 	r = rootbench(t, []string{"ROOTBENCH_CACHE=" + cache}, "ab", "--repo", repo.Dir, "--base-rev", base, "--head-rev", head,
@@ -137,4 +163,15 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 		!strings.Contains(r.stdout[combined:], "REGRESSION") {
 		t.Errorf("the Markdown does not fold the three sessions before an open combination:\n%s", r.stdout)
 	}
+}
+
+// rowOf is the first line of a text table that starts with label, spaces
+// trimmed ("" when none does).
+func rowOf(table, label string) string {
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == label {
+			return strings.Join(f, " ")
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +16,9 @@ import (
 
 func newCompareCmd() *cobra.Command {
 	var format, cells, threshold, method, alpha string
+	var layouts bool
 	cmd := &cobra.Command{
-		Use:   "compare BASE NEW | compare --cells A,B FILE.json",
+		Use:   "compare BASE NEW | compare --cells A,B FILE.json | compare --layouts AB.json AB.json...",
 		Short: "Compare two results files, two go test -bench outputs, or two cells of one file, with a three-way regression gate",
 		Long: `Compare every benchmark present on both sides: one row per benchmark with both
 medians, the change (delta) with its confidence interval, the p-value and a
@@ -43,13 +45,21 @@ significant and its estimate is beyond +T; otherwise inconclusive, with about
 how many more runs per side would decide it. No row passes merely because its
 data are too noisy.
 
+--layouts combines A/B sessions of one change in several function layouts,
+the files ab --export-json writes (ab --layouts writes NAME.layout-N.json):
+each file is one layout, and each row's per-layout estimates are combined as
+ab --layouts combines them (Student's t across the layouts, Holm across rows).
+It recombines sessions run apart, on other runners or after an interrupted
+ab --layouts.
+
 Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 (flags, files, or samples that are not positive finite numbers).`,
 		Example: `  rootbench compare base.json new.json
   go test -bench . -count 10 > new.txt; rootbench compare --fail-on-regression 5% old.txt new.txt
   rootbench compare --format markdown --fail-on-regression 5% base.json new.json
   rootbench compare --cells ocaml,boxroot --fail-on-regression 5% results/msgpass.json
-  rootbench compare --method benchstat base.json new.json`,
+  rootbench compare --method benchstat base.json new.json
+  rootbench compare --layouts --fail-on-regression 5% ab.layout-*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("compare needs results files\nUsage: %s", cmd.UseLine())
@@ -86,6 +96,13 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 			}
 			var c *analysis.Comparison
 			switch {
+			case layouts:
+				if cells != "" || o.Method != analysis.MethodHL {
+					return usageErrorf("--layouts: combines A/B sessions by its own method; it takes no --cells or --method")
+				}
+				if c, err = compareLayoutFiles(args, o); err != nil {
+					return usageError(err)
+				}
 			case cells != "":
 				if len(args) != 1 {
 					return usageErrorf("--cells A,B takes exactly one results file, got %d", len(args))
@@ -122,6 +139,7 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided, 0 when every row passes")
 	f.StringVar(&method, "method", "hl", "statistics: hl (Hodges-Lehmann + Holm, the default) or benchstat (exactly benchstat's)")
 	f.StringVar(&alpha, "alpha", "", "error rate: across the table for hl, per row for benchstat (default 0.05)")
+	f.BoolVar(&layouts, "layouts", false, "the files are ab --export-json sessions of one change in several function layouts (two or more): combine them")
 	return cmd
 }
 
@@ -138,8 +156,39 @@ func gateError(c *analysis.Comparison, against string) error {
 		return &exitError{code: analysis.Regression.ExitCode(), err: fmt.Errorf("%d benchmark(s) regressed beyond %.4g%%%s",
 			len(c.Regressions()), 100*c.Threshold, suffix)}
 	case analysis.Inconclusive:
-		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; more runs would decide (the summary line says about how many)",
-			suffix, len(c.Undecided()), 100*c.Threshold)}
+		more := "more runs would decide (the summary line says about how many)"
+		if c.Mode == analysis.ModeLayouts {
+			more = "more layouts would decide"
+		}
+		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; %s",
+			suffix, len(c.Undecided()), 100*c.Threshold, more)}
 	}
 	return nil
+}
+
+// compareLayoutFiles loads A/B session files, one per function layout, and
+// combines them (analysis.CompareLayouts). A layout is named by the layout
+// its file records (ab --layouts), else by the file's name.
+func compareLayoutFiles(paths []string, o analysis.Options) (*analysis.Comparison, error) {
+	if len(paths) < 2 {
+		return nil, fmt.Errorf("--layouts needs two or more A/B session files (ab --export-json), one per layout; got %d", len(paths))
+	}
+	var sessions []analysis.LayoutSession
+	seen := map[string]string{}
+	for _, p := range paths {
+		f, err := harness.LoadAB(p)
+		if err != nil {
+			return nil, err
+		}
+		name := f.Layout
+		if name == "" {
+			name = filepath.Base(p)
+		}
+		if other, ok := seen[name]; ok {
+			return nil, fmt.Errorf("%s and %s are both layout %s: each layout is one session", other, p, name)
+		}
+		seen[name] = p
+		sessions = append(sessions, analysis.LayoutSession{Layout: name, Base: f.Base, Head: f.Head})
+	}
+	return analysis.CompareLayouts(sessions, o)
 }
