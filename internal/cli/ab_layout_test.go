@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,6 +135,19 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 	rc.must(t, exitFailed)
 	if !strings.Contains(rc.stdout, "across 3 function layouts (5, 0, 3)") || rowOf(rc.stdout, "ocaml") != rowOf(r.stdout[strings.Index(r.stdout, "Across 3"):], "ocaml") {
 		t.Errorf("compare --layouts of the exports differs from ab's combination:\n%s\nab:\n%s", rc.stdout, r.stdout)
+	}
+	rj := rootbench(t, nil, append([]string{"compare", "--layouts", "--format", "json"}, exports...)...)
+	rj.must(t, 0)
+	var doc struct {
+		Mode    string   `json:"mode"`
+		Layouts []string `json:"layouts"`
+		Rows    []struct {
+			Layouts int `json:"layouts"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(rj.stdout), &doc); err != nil || doc.Mode != "layouts" ||
+		strings.Join(doc.Layouts, ",") != "5,0,3" || len(doc.Rows) != 1 || doc.Rows[0].Layouts != 3 {
+		t.Errorf("compare --layouts --format json: %+v, %v:\n%s", doc, err, rj.stdout)
 	}
 	for _, bad := range []struct {
 		args []string

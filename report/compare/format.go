@@ -544,15 +544,17 @@ func machineRows(b, h analysis.Side) [][3]string {
 // JSON writes the comparison as one indented JSON object whose "schema"
 // is JSONSchema:
 //
-//	schema, mode ("files"/"cells"), method ("hl"/"benchstat"), correction
-//	("holm"/"none"), paired (true when the rows compare paired runs, as
-//	ab's do; omitted otherwise), summary (SummaryLine), gate ("off", "pass",
+//	schema, mode ("files"/"cells"/"layouts"), method ("hl"/"benchstat"),
+//	correction ("holm"/"none"), paired (true when the rows compare paired
+//	runs, as ab's do; omitted otherwise), layouts (the function layouts
+//	combined, mode "layouts" only), summary (SummaryLine), gate ("off", "pass",
 //	"regression", "inconclusive"), exit_code (0, 1, 3), threshold, alpha,
 //	unit ("seconds"), workload, base/head {name, tool, machine, params},
 //	rows [{label, base_label, cell, params, basis ("time", "per cell"),
 //	base/head {median, lo, hi, confidence, n, failed}, delta, delta_lo,
 //	delta_hi, level, p, p_adjusted, alpha, verdict ("faster", "slower",
-//	"~"), gate, more_runs, pairs (paired rows), ruled_out {claim
+//	"~"), gate, more_runs, pairs (paired rows), layouts (the layouts a
+//	row combines, mode "layouts"), ruled_out {claim
 //	("no-slowdown-beyond", "faster-by-at-least", "slower-by-at-least",
 //	"still-possible", "nothing"), bound (the claim's figure; omitted for
 //	still-possible and nothing), lo, hi (the changes still possible),
@@ -599,6 +601,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Gate      analysis.Outcome  `json:"gate"`
 		MoreRuns  int               `json:"more_runs,omitempty"`
 		Pairs     int               `json:"pairs,omitempty"`
+		Layouts   int               `json:"layouts,omitempty"`
 		RuledOut  ruledOut          `json:"ruled_out"`
 		Warnings  []string          `json:"warnings,omitempty"`
 	}
@@ -619,6 +622,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Method     analysis.Method     `json:"method"`
 		Correction analysis.Correction `json:"correction"`
 		Paired     bool                `json:"paired,omitempty"`
+		Layouts    []string            `json:"layouts,omitempty"`
 		Summary    string              `json:"summary"`
 		Gate       analysis.Outcome    `json:"gate"`
 		ExitCode   int                 `json:"exit_code"`
@@ -638,7 +642,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		return summary{s.Median, harness.FiniteOrNil(s.Lo), harness.FiniteOrNil(s.Hi), s.Confidence, s.N, s.Failed}
 	}
 	o := out{
-		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction, Paired: c.Paired,
+		Schema: JSONSchema, Mode: c.Mode, Method: c.Method, Correction: c.Correction, Paired: c.Paired, Layouts: c.Layouts,
 		Summary: SummaryLine(c), Gate: c.Outcome(), ExitCode: c.Outcome().ExitCode(), Threshold: c.Threshold,
 		Alpha: c.Alpha, Unit: "seconds", Workload: c.Workload,
 		Base:     side{c.Base.Name, c.Base.Tool, c.Base.Machine, c.Base.Params},
@@ -660,7 +664,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 			Label: r.Label, BaseLabel: r.BaseLabel, Cell: r.Cell, Params: r.Params, Basis: r.Basis,
 			Base: sum(r.Base), Head: sum(r.Head),
 			Delta: r.Delta, DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi), Level: r.Level,
-			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs,
+			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs, Layouts: r.Layouts,
 			RuledOut: ruledOut{Claim: ro.Claim, Bound: b, Lo: harness.FiniteOrNil(ro.Lo), Hi: harness.FiniteOrNil(ro.Hi),
 				Level: ro.Level, MoreRuns: ro.MoreRuns, Text: Conclusion(r)},
 			Warnings: r.Warnings,
