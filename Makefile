@@ -175,7 +175,7 @@ gate-replay:
 # change started from, before it lands: `rootbench ab --base-rev --layouts` on
 # the drop-in and domain handles, the control and cgo.Handle (msgpass), then on
 # the callback workload with handles, each judged across the function layouts
-# in LAYOUTS (below); about 14 minutes on 2 cores.
+# in LAYOUTS (below); 10 to 12 minutes on 2 cores (results/ab-layouts.md).
 # Writes the Markdown tables of every layout's session and of their
 # combination to stdout (CONTRIBUTING.md asks every change to impls/,
 # workload/ or harness/ to quote them). BASE defaults to where HEAD left the
