@@ -1,5 +1,7 @@
 package analysis
 
+import "strings"
+
 // This file is the regression gate: its three outcomes, each row's outcome
 // from the row's interval and verdict, and the whole comparison's. It
 // assumes only what the interval's method assumes (hodgeslehmann.go,
@@ -67,6 +69,19 @@ func (c *Comparison) Outcome() Outcome {
 		return Inconclusive
 	}
 	return Pass
+}
+
+// OutcomeReason says which rows decide the comparison's outcome, in one
+// line: "regression beyond the gate in: a, b" or "undecided: a"; "" when
+// it passes or the gate is off.
+func (c *Comparison) OutcomeReason() string {
+	switch c.Outcome() {
+	case Regression:
+		return "regression beyond the gate in: " + strings.Join(rowLabels(c.Regressions()), ", ")
+	case Inconclusive:
+		return "undecided: " + strings.Join(rowLabels(c.Undecided()), ", ")
+	}
+	return ""
 }
 
 // gate decides every row's Outcome under the threshold, and what its

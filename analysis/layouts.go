@@ -41,7 +41,6 @@ package analysis
 // checks the rate on simulated layouts.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -80,8 +79,8 @@ type layoutRow struct {
 // log ratios, with Student's t interval (see the file's comment for what it
 // assumes), Holm across rows at o.Alpha and the gate at o.Threshold. The
 // sides' columns pool every layout's runs. Rows present in fewer than two
-// layouts are reported as warnings. o.Method must be MethodHL; Paired is
-// implied.
+// layouts are reported as warnings. Paired is implied, so o.Method must be
+// MethodHL (resolve refuses another).
 func CompareLayouts(sessions []LayoutSession, o Options) (*Comparison, error) {
 	if len(sessions) < 2 {
 		return nil, fmt.Errorf("compare layouts: %d session(s): need at least two layouts", len(sessions))
@@ -90,9 +89,6 @@ func CompareLayouts(sessions []LayoutSession, o Options) (*Comparison, error) {
 	o, err := o.resolve()
 	if err != nil {
 		return nil, fmt.Errorf("compare layouts: %w", err)
-	}
-	if o.Method != MethodHL {
-		return nil, errors.New("compare layouts: needs the default method (hl)")
 	}
 	for i, s := range sessions {
 		if s.Base == nil || s.Head == nil {

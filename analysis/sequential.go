@@ -211,14 +211,9 @@ func (s *Sequential) Verdict(f *harness.ABFile, ignoreFailure bool) *SessionVerd
 		v.Reason = fmt.Sprintf("compare %s and %s: %v", s.baseName(), s.headName(), v.Err)
 	default:
 		v.Outcome = v.Comparison.Outcome()
-		switch v.Outcome {
-		case Regression:
-			v.Reason = "regression beyond the gate in: " + strings.Join(rowLabels(v.Comparison.Regressions()), ", ")
-		case Inconclusive:
-			v.Reason = "undecided: " + strings.Join(rowLabels(v.Comparison.Undecided()), ", ")
-			if v.BaseFailed > 0 && !ignoreFailure {
-				v.Reason += fmt.Sprintf(" (%d run(s) of %s failed)", v.BaseFailed, s.baseName())
-			}
+		v.Reason = v.Comparison.OutcomeReason()
+		if v.Outcome == Inconclusive && v.BaseFailed > 0 && !ignoreFailure {
+			v.Reason += fmt.Sprintf(" (%d run(s) of %s failed)", v.BaseFailed, s.baseName())
 		}
 	}
 	if v.Gate != nil {

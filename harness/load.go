@@ -34,15 +34,22 @@ func Decode(r io.Reader, name string) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: schema %q is not supported (expected %q)", name, f.Schema, Schema)
 	}
-	for i, r := range f.Results {
-		if r.Label == "" {
-			return nil, fmt.Errorf("%s: result %d has no label", name, i)
-		}
-	}
-	if err := f.Validate(); err != nil {
+	if err := checkResults(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
+}
+
+// checkResults checks what Decode and DecodeAB check of every results file
+// they read: each result has a label, and every sample is usable
+// (File.Validate).
+func checkResults(f *File) error {
+	for i, r := range f.Results {
+		if r.Label == "" {
+			return fmt.Errorf("result %d has no label", i)
+		}
+	}
+	return f.Validate()
 }
 
 // Load reads and checks the results file at path ("-" reads standard input).
@@ -62,8 +69,8 @@ func load(path string, decode func(io.Reader, string) (*File, error)) (*File, er
 }
 
 // DecodeAB reads an A/B results file (ab --export-json) from r and checks
-// its schema, that it has both sides, and each side's results (labels and
-// samples, as Decode checks them). name is used in error messages.
+// its schema, that it has both sides, and each side's results
+// (checkResults, as Decode). name is used in error messages.
 func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -83,12 +90,7 @@ func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 		name string
 		f    *File
 	}{{"base", f.Base}, {"head", f.Head}} {
-		for i, r := range side.f.Results {
-			if r.Label == "" {
-				return nil, fmt.Errorf("%s: %s: result %d has no label", name, side.name, i)
-			}
-		}
-		if err := side.f.Validate(); err != nil {
+		if err := checkResults(side.f); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", name, side.name, err)
 		}
 	}

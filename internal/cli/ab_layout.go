@@ -187,26 +187,18 @@ func (p *abPlan) acrossLayouts(ctx context.Context, stdout io.Writer, caught fun
 	case cerr != nil:
 		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("no combination across layouts: %w", cerr)}
 	}
-	switch out := c.Outcome(); out {
-	case analysis.Regression:
-		return &exitError{code: out.ExitCode(), err: fmt.Errorf("across %d layouts, regression beyond the gate in: %s", len(sessions), rowList(c.Regressions()))}
-	case analysis.Inconclusive:
-		reason := fmt.Sprintf("across %d layouts, undecided: %s (more layouts would decide them)", len(sessions), rowList(c.Undecided()))
+	out := c.Outcome()
+	if out.ExitCode() == 0 {
+		return nil
+	}
+	reason := fmt.Sprintf("across %d layouts, %s", len(sessions), c.OutcomeReason())
+	if out == analysis.Inconclusive {
+		reason += " (more layouts would decide them)"
 		if baseFailed > 0 && !p.opts.IgnoreFailure {
 			reason += fmt.Sprintf(" (%d run(s) of base failed)", baseFailed)
 		}
-		return &exitError{code: out.ExitCode(), err: errors.New(reason)}
 	}
-	return nil
-}
-
-// rowList is "a, b".
-func rowList(rows []analysis.Row) string {
-	var labels []string
-	for _, r := range rows {
-		labels = append(labels, r.Label)
-	}
-	return strings.Join(labels, ", ")
+	return &exitError{code: out.ExitCode(), err: errors.New(reason)}
 }
 
 // printLayouts writes the combination across layouts, or why there is
@@ -239,9 +231,9 @@ func (p *abPlan) printLayouts(w io.Writer, sessions []analysis.LayoutSession, c 
 	return err
 }
 
-// resolveLayouts checks --layouts: two layouts or more, both sides built
-// from git (a given binary cannot be relinked), and a GOFLAGS without
-// -ldflags.
+// resolveLayouts checks --layouts (ab's and bisect's): two layouts or
+// more, both sides built from git (a given binary cannot be relinked; bisect
+// builds every side), and a GOFLAGS without -ldflags.
 func (p *abPlan) resolveLayouts(af *abFlags) error {
 	layouts, err := parseLayouts(af.layouts)
 	if err != nil {

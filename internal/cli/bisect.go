@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -147,10 +146,7 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	bp.builder = newBuilder(repo, pkg, bp.out)
 	bp.repo = repo
 	if af.layouts != "" {
-		if bp.layouts, err = parseLayouts(af.layouts); err != nil {
-			return nil, fmt.Errorf("--layouts: %w", err)
-		}
-		if err := checkLayoutsGOFLAGS(os.Getenv("GOFLAGS")); err != nil {
+		if err := bp.resolveLayouts(af); err != nil {
 			return nil, err
 		}
 	}
