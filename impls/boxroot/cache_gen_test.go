@@ -5,26 +5,37 @@ package boxroot
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// TestCacheFastPathsGenerated checks that cache_norace.go is what
-// gen_cache.go writes: a hand edit of one of its leaves, which could give
-// two Ps one cache, fails here.
+// TestCacheFastPathsGenerated checks that cache_norace.go and
+// cache_asm_linux_amd64.s are what gen_cache.go writes: a hand edit of one
+// of their leaves, which could give two Ps one cache, fails here.
 func TestCacheFastPathsGenerated(t *testing.T) {
-	want, err := exec.Command("go", "run", "gen_cache.go", "-o", "-").Output()
-	if err != nil {
-		t.Fatalf("go run gen_cache.go: %v", err)
+	dir := t.TempDir()
+	goFile, asmFile := filepath.Join(dir, "cache.go"), filepath.Join(dir, "cache.s")
+	if out, err := exec.Command("go", "run", "gen_cache.go", "-o", goFile, "-asm", asmFile).CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_cache.go: %v\n%s", err, out)
 	}
-	got, err := os.ReadFile("cache_norace.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Error("cache_norace.go is not what gen_cache.go writes: run go generate ./impls/boxroot")
+	for _, f := range []struct{ have, want string }{
+		{"cache_norace.go", goFile},
+		{"cache_asm_linux_amd64.s", asmFile},
+	} {
+		got, err := os.ReadFile(f.have)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(f.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s is not what gen_cache.go writes: run go generate ./impls/boxroot", f.have)
+		}
 	}
 }
 
@@ -91,7 +102,7 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 // TestCacheTree checks every leaf of the fast paths' tree, and its default
 // path: P id i gets caches[i], a P beyond maxCaches none. It checks them
 // in treeCache, and that NewHandle and Delete (and the cell's Create and
-// Delete) have treeCache's tree, word for word.
+// Delete) have treeCache's tree, word for word (indentation aside).
 func TestCacheTree(t *testing.T) {
 	src, err := os.ReadFile("cache_norace.go")
 	if err != nil {
@@ -103,7 +114,15 @@ func TestCacheTree(t *testing.T) {
 	if !found || start < 0 || end < start {
 		t.Fatal("cache_norace.go: no tree in treeCache")
 	}
-	if n := strings.Count(string(src), body[start:end]); n != 5 {
+	// The fast paths' trees sit one block deeper than treeCache's.
+	unindent := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i := range lines {
+			lines[i] = strings.TrimLeft(lines[i], "\t")
+		}
+		return strings.Join(lines, "\n")
+	}
+	if n := strings.Count(unindent(string(src)), unindent(body[start:end])); n != 5 {
 		t.Errorf("cache_norace.go has treeCache's tree %d times, want 5 (treeCache, NewHandle, Delete and the cell's Create and Delete)", n)
 	}
 

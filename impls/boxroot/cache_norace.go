@@ -10,6 +10,11 @@ package boxroot
 // sync.Pool's per-P private slot). cache_race.go has the same fast paths
 // for the race detector.
 //
+// Where asmCaches holds (linux/amd64 with Go 1.26, see
+// cache_asm_linux_amd64.go), they do the same without the pin's two calls
+// into the runtime: asmPop and asmPushFreed, in assembly that the runtime
+// cannot preempt, find the P's cache and pop or push it in one call.
+//
 // The fast paths find the P's cache through a tree of compares on the P
 // id, a constant address per leaf, rather than at &caches[id]. The id
 // comes at the end of a chain of dependent loads (the goroutine's M, its
@@ -39,84 +44,87 @@ const directCaches = 16
 // with an error wrapping ErrFull, no lock held.
 func NewHandle(v any) Handle {
 	var h Handle
-	var c *pcache
-	id := uint(procPin())
-	if id < 16 {
-		if id < 8 {
-			if id < 4 {
-				if id < 2 {
-					if id == 0 {
-						c = &caches[0]
+	if asmCaches {
+		h = asmPop()
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							c = &caches[0]
+						} else {
+							c = &caches[1]
+						}
 					} else {
-						c = &caches[1]
+						if id == 2 {
+							c = &caches[2]
+						} else {
+							c = &caches[3]
+						}
 					}
 				} else {
-					if id == 2 {
-						c = &caches[2]
+					if id < 6 {
+						if id == 4 {
+							c = &caches[4]
+						} else {
+							c = &caches[5]
+						}
 					} else {
-						c = &caches[3]
+						if id == 6 {
+							c = &caches[6]
+						} else {
+							c = &caches[7]
+						}
 					}
 				}
 			} else {
-				if id < 6 {
-					if id == 4 {
-						c = &caches[4]
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							c = &caches[8]
+						} else {
+							c = &caches[9]
+						}
 					} else {
-						c = &caches[5]
+						if id == 10 {
+							c = &caches[10]
+						} else {
+							c = &caches[11]
+						}
 					}
 				} else {
-					if id == 6 {
-						c = &caches[6]
+					if id < 14 {
+						if id == 12 {
+							c = &caches[12]
+						} else {
+							c = &caches[13]
+						}
 					} else {
-						c = &caches[7]
+						if id == 14 {
+							c = &caches[14]
+						} else {
+							c = &caches[15]
+						}
 					}
 				}
 			}
-		} else {
-			if id < 12 {
-				if id < 10 {
-					if id == 8 {
-						c = &caches[8]
-					} else {
-						c = &caches[9]
-					}
-				} else {
-					if id == 10 {
-						c = &caches[10]
-					} else {
-						c = &caches[11]
-					}
-				}
-			} else {
-				if id < 14 {
-					if id == 12 {
-						c = &caches[12]
-					} else {
-						c = &caches[13]
-					}
-				} else {
-					if id == 14 {
-						c = &caches[14]
-					} else {
-						c = &caches[15]
-					}
-				}
-			}
+		} else if id < maxCaches {
+			c = &caches[id]
 		}
-	} else if id < maxCaches {
-		c = &caches[id]
-	}
-	if c != nil {
-		h = c.pop()
+		if c != nil {
+			h = c.pop()
+		}
+		procUnpin()
 	}
 	if h != 0 {
-		procUnpin()
 		// The slot is ours: it left the cache. The Delete that freed
 		// it wrote it before caching it, ordered by the P.
 		stdSlot(h).v = v
 		return h
 	}
-	procUnpin()
 	return newHandleSlow(v)
 }
 
@@ -127,78 +135,84 @@ func NewHandle(v any) Handle {
 // P's cache; a full cache gives its oldest half back to the depot.
 func (h Handle) Delete() {
 	free(stdLive(h), h)
-	var c *pcache
-	id := uint(procPin())
-	if id < 16 {
-		if id < 8 {
-			if id < 4 {
-				if id < 2 {
-					if id == 0 {
-						c = &caches[0]
-					} else {
-						c = &caches[1]
-					}
-				} else {
-					if id == 2 {
-						c = &caches[2]
-					} else {
-						c = &caches[3]
-					}
-				}
-			} else {
-				if id < 6 {
-					if id == 4 {
-						c = &caches[4]
-					} else {
-						c = &caches[5]
-					}
-				} else {
-					if id == 6 {
-						c = &caches[6]
-					} else {
-						c = &caches[7]
-					}
-				}
-			}
-		} else {
-			if id < 12 {
-				if id < 10 {
-					if id == 8 {
-						c = &caches[8]
-					} else {
-						c = &caches[9]
-					}
-				} else {
-					if id == 10 {
-						c = &caches[10]
-					} else {
-						c = &caches[11]
-					}
-				}
-			} else {
-				if id < 14 {
-					if id == 12 {
-						c = &caches[12]
-					} else {
-						c = &caches[13]
-					}
-				} else {
-					if id == 14 {
-						c = &caches[14]
-					} else {
-						c = &caches[15]
-					}
-				}
-			}
+	if asmCaches {
+		if asmPushFreed(h + tagOne) {
+			return
 		}
-	} else if id < maxCaches {
-		c = &caches[id]
-	}
-	if c != nil && c.pushFreed(h+tagOne) {
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							c = &caches[0]
+						} else {
+							c = &caches[1]
+						}
+					} else {
+						if id == 2 {
+							c = &caches[2]
+						} else {
+							c = &caches[3]
+						}
+					}
+				} else {
+					if id < 6 {
+						if id == 4 {
+							c = &caches[4]
+						} else {
+							c = &caches[5]
+						}
+					} else {
+						if id == 6 {
+							c = &caches[6]
+						} else {
+							c = &caches[7]
+						}
+					}
+				}
+			} else {
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							c = &caches[8]
+						} else {
+							c = &caches[9]
+						}
+					} else {
+						if id == 10 {
+							c = &caches[10]
+						} else {
+							c = &caches[11]
+						}
+					}
+				} else {
+					if id < 14 {
+						if id == 12 {
+							c = &caches[12]
+						} else {
+							c = &caches[13]
+						}
+					} else {
+						if id == 14 {
+							c = &caches[14]
+						} else {
+							c = &caches[15]
+						}
+					}
+				}
+			}
+		} else if id < maxCaches {
+			c = &caches[id]
+		}
+		if c != nil && c.pushFreed(h+tagOne) {
+			procUnpin()
+			return
+		}
 		procUnpin()
-		return
 	}
-	procUnpin()
 	deleteSlow(h + tagOne)
 }
 
@@ -214,84 +228,87 @@ func (h Handle) Delete() {
 func (hd *handleDomain) Create(v any) Handle {
 	hd.creates++
 	var h Handle
-	var c *pcache
-	id := uint(procPin())
-	if id < 16 {
-		if id < 8 {
-			if id < 4 {
-				if id < 2 {
-					if id == 0 {
-						c = &caches[0]
+	if asmCaches {
+		h = asmPop()
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							c = &caches[0]
+						} else {
+							c = &caches[1]
+						}
 					} else {
-						c = &caches[1]
+						if id == 2 {
+							c = &caches[2]
+						} else {
+							c = &caches[3]
+						}
 					}
 				} else {
-					if id == 2 {
-						c = &caches[2]
+					if id < 6 {
+						if id == 4 {
+							c = &caches[4]
+						} else {
+							c = &caches[5]
+						}
 					} else {
-						c = &caches[3]
+						if id == 6 {
+							c = &caches[6]
+						} else {
+							c = &caches[7]
+						}
 					}
 				}
 			} else {
-				if id < 6 {
-					if id == 4 {
-						c = &caches[4]
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							c = &caches[8]
+						} else {
+							c = &caches[9]
+						}
 					} else {
-						c = &caches[5]
+						if id == 10 {
+							c = &caches[10]
+						} else {
+							c = &caches[11]
+						}
 					}
 				} else {
-					if id == 6 {
-						c = &caches[6]
+					if id < 14 {
+						if id == 12 {
+							c = &caches[12]
+						} else {
+							c = &caches[13]
+						}
 					} else {
-						c = &caches[7]
+						if id == 14 {
+							c = &caches[14]
+						} else {
+							c = &caches[15]
+						}
 					}
 				}
 			}
-		} else {
-			if id < 12 {
-				if id < 10 {
-					if id == 8 {
-						c = &caches[8]
-					} else {
-						c = &caches[9]
-					}
-				} else {
-					if id == 10 {
-						c = &caches[10]
-					} else {
-						c = &caches[11]
-					}
-				}
-			} else {
-				if id < 14 {
-					if id == 12 {
-						c = &caches[12]
-					} else {
-						c = &caches[13]
-					}
-				} else {
-					if id == 14 {
-						c = &caches[14]
-					} else {
-						c = &caches[15]
-					}
-				}
-			}
+		} else if id < maxCaches {
+			c = &caches[id]
 		}
-	} else if id < maxCaches {
-		c = &caches[id]
-	}
-	if c != nil {
-		h = c.pop()
+		if c != nil {
+			h = c.pop()
+		}
+		procUnpin()
 	}
 	if h != 0 {
-		procUnpin()
 		// The slot is ours: it left the cache. The Delete that freed
 		// it wrote it before caching it, ordered by the P.
 		stdSlot(h).v = v
 		return h
 	}
-	procUnpin()
 	return newHandleSlow(v)
 }
 
@@ -299,78 +316,84 @@ func (hd *handleDomain) Create(v any) Handle {
 func (hd *handleDomain) Delete(h Handle) {
 	hd.deletes++
 	free(stdLive(h), h)
-	var c *pcache
-	id := uint(procPin())
-	if id < 16 {
-		if id < 8 {
-			if id < 4 {
-				if id < 2 {
-					if id == 0 {
-						c = &caches[0]
-					} else {
-						c = &caches[1]
-					}
-				} else {
-					if id == 2 {
-						c = &caches[2]
-					} else {
-						c = &caches[3]
-					}
-				}
-			} else {
-				if id < 6 {
-					if id == 4 {
-						c = &caches[4]
-					} else {
-						c = &caches[5]
-					}
-				} else {
-					if id == 6 {
-						c = &caches[6]
-					} else {
-						c = &caches[7]
-					}
-				}
-			}
-		} else {
-			if id < 12 {
-				if id < 10 {
-					if id == 8 {
-						c = &caches[8]
-					} else {
-						c = &caches[9]
-					}
-				} else {
-					if id == 10 {
-						c = &caches[10]
-					} else {
-						c = &caches[11]
-					}
-				}
-			} else {
-				if id < 14 {
-					if id == 12 {
-						c = &caches[12]
-					} else {
-						c = &caches[13]
-					}
-				} else {
-					if id == 14 {
-						c = &caches[14]
-					} else {
-						c = &caches[15]
-					}
-				}
-			}
+	if asmCaches {
+		if asmPushFreed(h + tagOne) {
+			return
 		}
-	} else if id < maxCaches {
-		c = &caches[id]
-	}
-	if c != nil && c.pushFreed(h+tagOne) {
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		if id < 16 {
+			if id < 8 {
+				if id < 4 {
+					if id < 2 {
+						if id == 0 {
+							c = &caches[0]
+						} else {
+							c = &caches[1]
+						}
+					} else {
+						if id == 2 {
+							c = &caches[2]
+						} else {
+							c = &caches[3]
+						}
+					}
+				} else {
+					if id < 6 {
+						if id == 4 {
+							c = &caches[4]
+						} else {
+							c = &caches[5]
+						}
+					} else {
+						if id == 6 {
+							c = &caches[6]
+						} else {
+							c = &caches[7]
+						}
+					}
+				}
+			} else {
+				if id < 12 {
+					if id < 10 {
+						if id == 8 {
+							c = &caches[8]
+						} else {
+							c = &caches[9]
+						}
+					} else {
+						if id == 10 {
+							c = &caches[10]
+						} else {
+							c = &caches[11]
+						}
+					}
+				} else {
+					if id < 14 {
+						if id == 12 {
+							c = &caches[12]
+						} else {
+							c = &caches[13]
+						}
+					} else {
+						if id == 14 {
+							c = &caches[14]
+						} else {
+							c = &caches[15]
+						}
+					}
+				}
+			}
+		} else if id < maxCaches {
+			c = &caches[id]
+		}
+		if c != nil && c.pushFreed(h+tagOne) {
+			procUnpin()
+			return
+		}
 		procUnpin()
-		return
 	}
-	procUnpin()
 	deleteSlow(h + tagOne)
 }
 

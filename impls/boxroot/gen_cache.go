@@ -1,10 +1,11 @@
 //go:build ignore
 
 // gen_cache writes cache_norace.go, the drop-in API's fast paths for the
-// real build, with a leaf per P id below directCaches in a tree of compares
-// (see the comment in the file it writes). Run it with
+// real build, and cache_asm_linux_amd64.s, their cache operations in
+// assembly, each with a leaf per P id below directCaches in a tree of
+// compares (see the comments in the files it writes). Run it with
 // go generate ./impls/boxroot; TestCacheFastPathsGenerated checks that the
-// file is what it writes.
+// files are what it writes.
 package main
 
 import (
@@ -23,7 +24,8 @@ import (
 const directCaches = 16
 
 func main() {
-	out := flag.String("o", "cache_norace.go", "file to write, - for standard output")
+	out := flag.String("o", "cache_norace.go", "Go file to write")
+	asmOut := flag.String("asm", "cache_asm_linux_amd64.s", "assembly file to write")
 	flag.Parse()
 	var b bytes.Buffer
 	if err := file.Execute(&b, map[string]any{"N": directCaches}); err != nil {
@@ -33,11 +35,14 @@ func main() {
 	if err != nil {
 		log.Fatalf("gen_cache: formatting: %v", err)
 	}
-	if *out == "-" {
-		os.Stdout.Write(src)
-		return
-	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatalf("gen_cache: %v", err)
+	}
+	b.Reset()
+	if err := asmFile.Execute(&b, nil); err != nil {
+		log.Fatalf("gen_cache: %v", err)
+	}
+	if err := os.WriteFile(*asmOut, b.Bytes(), 0o644); err != nil {
 		log.Fatalf("gen_cache: %v", err)
 	}
 }
@@ -74,6 +79,11 @@ package boxroot
 // cache is the caller's alone, without an atomic operation or a lock (as
 // sync.Pool's per-P private slot). cache_race.go has the same fast paths
 // for the race detector.
+//
+// Where asmCaches holds (linux/amd64 with Go 1.26, see
+// cache_asm_linux_amd64.go), they do the same without the pin's two calls
+// into the runtime: asmPop and asmPushFreed, in assembly that the runtime
+// cannot preempt, find the P's cache and pop or push it in one call.
 //
 // The fast paths find the P's cache through a tree of compares on the P
 // id, a constant address per leaf, rather than at &caches[id]. The id
@@ -155,29 +165,176 @@ func treeCache(id uint) *pcache {
 	return c
 }
 {{define "create"}}	var h Handle
-	var c *pcache
-	id := uint(procPin())
-	{{byID "c = &caches[K]"}}
-	if c != nil {
-		h = c.pop()
+	if asmCaches {
+		h = asmPop()
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		{{byID "c = &caches[K]"}}
+		if c != nil {
+			h = c.pop()
+		}
+		procUnpin()
 	}
 	if h != 0 {
-		procUnpin()
 		// The slot is ours: it left the cache. The Delete that freed
 		// it wrote it before caching it, ordered by the P.
 		stdSlot(h).v = v
 		return h
 	}
-	procUnpin()
 	return newHandleSlow(v)
 {{end}}{{define "delete"}}	free(stdLive(h), h)
-	var c *pcache
-	id := uint(procPin())
-	{{byID "c = &caches[K]"}}
-	if c != nil && c.pushFreed(h+tagOne) {
+	if asmCaches {
+		if asmPushFreed(h + tagOne) {
+			return
+		}
+	} else {
+		var c *pcache
+		id := uint(procPin())
+		{{byID "c = &caches[K]"}}
+		if c != nil && c.pushFreed(h+tagOne) {
+			procUnpin()
+			return
+		}
 		procUnpin()
-		return
 	}
-	procUnpin()
 	deleteSlow(h + tagOne)
 {{end}}`))
+
+// asmTree returns the assembly that finds the cache of P id AX (an
+// unsigned int): it sets CX to &caches[AX] and goes on at label
+// prefix_found, or jumps to fail when AX is maxCaches or more. It is a
+// tree of compares with a leaf per id below directCaches, each leaf a
+// constant address, as byID's; ids from directCaches on take caches's
+// address plus AX times a cache's size.
+func asmTree(prefix, fail string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\tCMPQ AX, $%d\n\tJAE %s_far\n", directCaches, prefix)
+	asmSubtree(&b, prefix, 0, directCaches)
+	fmt.Fprintf(&b, "%s_far:\n\tCMPQ AX, $const_maxCaches\n\tJAE %s\n", prefix, fail)
+	fmt.Fprintf(&b, "\tIMULQ $pcache__size, AX\n\tLEAQ ·caches(SB), CX\n\tADDQ AX, CX\n%s_found:\n", prefix)
+	return b.String()
+}
+
+// asmSubtree writes the compares that lead to the leaf of each id in
+// [lo, hi).
+func asmSubtree(b *strings.Builder, prefix string, lo, hi int) {
+	if hi-lo == 1 {
+		fmt.Fprintf(b, "\tLEAQ ·caches+(%d*pcache__size)(SB), CX\n\tJMP %s_found\n", lo, prefix)
+		return
+	}
+	mid := (lo + hi) / 2
+	fmt.Fprintf(b, "\tCMPQ AX, $%d\n\tJAE %s_%d\n", mid, prefix, mid)
+	asmSubtree(b, prefix, lo, mid)
+	fmt.Fprintf(b, "%s_%d:\n", prefix, mid)
+	asmSubtree(b, prefix, mid, hi)
+}
+
+// asmFrame names a body's labels (prefix_...) and places its argument h
+// and its result in the function's frame.
+func asmFrame(prefix string, h, ret int) map[string]any {
+	return map[string]any{"P": prefix, "H": h, "Ret": ret}
+}
+
+// asmFile is cache_asm_linux_amd64.s. pop and pushFreed are pcache's
+// methods of those names, instruction by instruction, on the cache at CX;
+// each is written twice, once after the P's cache is found and once for a
+// cache passed in (for TestAsmCacheModel, which checks them against the Go
+// methods).
+var asmFile = template.Must(template.New("asm").Funcs(template.FuncMap{"tree": asmTree, "at": asmFrame}).Parse(`// Code generated by gen_cache.go; DO NOT EDIT.
+
+//go:build !race && !purego && go1.26 && !go1.27
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// The drop-in API's cache operations on the calling P's cache, without a
+// pin (see cache_asm_linux_amd64.go, which declares them and says why the
+// runtime cannot preempt them). Each function is NOSPLIT, calls nothing
+// and has no frame.
+
+{{define "pid"}}	MOVQ (TLS), AX
+	MOVQ const_runtimeGM(AX), AX
+	MOVQ const_runtimeMP(AX), AX
+	MOVLQZX const_runtimePID(AX), AX
+{{end}}{{define "pop"}}	MOVQ pcache_top(CX), DX
+	CMPQ DX, pcache_bottom(CX)
+	JEQ {{.P}}_empty
+	DECQ DX
+	MOVQ DX, pcache_top(CX)
+	ANDQ $(const_cacheSize-1), DX
+	MOVQ pcache_sl(CX)(DX*8), AX
+	MOVQ AX, ret+{{.Ret}}(FP)
+	RET
+{{.P}}_empty:
+	MOVQ $0, ret+{{.Ret}}(FP)
+	RET
+{{end}}{{define "pushFreed"}}	MOVQ pcache_top(CX), DX
+	MOVQ pcache_bottom(CX), BX
+	MOVQ DX, SI
+	SUBQ BX, SI
+	CMPQ SI, $const_cacheSize
+	JEQ {{.P}}_full
+	MOVQ h+{{.H}}(FP), AX
+	MOVQ DX, SI
+	ANDQ $(const_cacheSize-1), SI
+	MOVQ pcache_sl(CX)(SI*8), DI
+	ADDQ $const_tagOne, DI
+	CMPQ AX, DI
+	JNE {{.P}}_bottom
+	MOVQ AX, pcache_sl(CX)(SI*8)
+	INCQ DX
+	MOVQ DX, pcache_top(CX)
+	MOVB $1, ret+{{.Ret}}(FP)
+	RET
+{{.P}}_bottom:
+	DECQ BX
+	MOVQ BX, pcache_bottom(CX)
+	ANDQ $(const_cacheSize-1), BX
+	MOVQ AX, pcache_sl(CX)(BX*8)
+	MOVB $1, ret+{{.Ret}}(FP)
+	RET
+{{.P}}_full:
+	MOVB $0, ret+{{.Ret}}(FP)
+	RET
+{{end}}// func asmPop() Handle
+TEXT ·asmPop(SB), NOSPLIT, $0-8
+{{template "pid"}}{{tree "pop" "pop_empty"}}{{template "pop" (at "pop" 0 0)}}
+// func asmPushFreed(h Handle) bool
+TEXT ·asmPushFreed(SB), NOSPLIT, $0-9
+{{template "pid"}}{{tree "push" "push_full"}}{{template "pushFreed" (at "push" 0 8)}}
+// func asmPopFrom(c *pcache) Handle
+TEXT ·asmPopFrom(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), CX
+{{template "pop" (at "popFrom" 0 8)}}
+// func asmPushFreedTo(c *pcache, h Handle) bool
+TEXT ·asmPushFreedTo(SB), NOSPLIT, $0-17
+	MOVQ c+0(FP), CX
+{{template "pushFreed" (at "pushTo" 8 16)}}
+// func asmTreeCache(id uint) *pcache
+TEXT ·asmTreeCache(SB), NOSPLIT, $0-16
+	MOVQ id+0(FP), AX
+{{tree "tree" "tree_none"}}	MOVQ CX, ret+8(FP)
+	RET
+tree_none:
+	MOVQ $0, ret+8(FP)
+	RET
+
+// func asmPid() int
+TEXT ·asmPid(SB), NOSPLIT, $0-8
+{{template "pid"}}	MOVQ AX, ret+0(FP)
+	RET
+
+// func asmG() uintptr
+TEXT ·asmG(SB), NOSPLIT, $0-8
+	MOVQ (TLS), AX
+	MOVQ AX, ret+0(FP)
+	RET
+
+// func peek(addr uintptr) uintptr
+TEXT ·peek(SB), NOSPLIT, $0-16
+	MOVQ addr+0(FP), AX
+	MOVQ (AX), AX
+	MOVQ AX, ret+8(FP)
+	RET
+`))
