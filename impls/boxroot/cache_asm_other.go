@@ -7,5 +7,5 @@ package boxroot
 const asmCaches = false
 
 // asmPop and asmPushFreed are never called: asmCaches is false.
-func asmPop() Handle             { panic("boxroot: no assembly fast paths here") }
+func asmPop() Handle           { panic("boxroot: no assembly fast paths here") }
 func asmPushFreed(Handle) bool { panic("boxroot: no assembly fast paths here") }
