@@ -168,6 +168,9 @@ type handleAPI struct {
 	name     string
 	loop     func(n int, v any) (bad int)
 	parallel func(pb *testing.PB, v any) (bad int)
+	// setUp, if set, runs before each of the API's benchmarks, and what
+	// it returns after.
+	setUp func() (tearDown func())
 }
 
 // handleAPIs lists the drop-in API and, when cgo is on, runtime/cgo.Handle
@@ -201,6 +204,9 @@ var handleAPIs = []handleAPI{{
 func BenchmarkHandle(b *testing.B) {
 	for _, api := range handleAPIs {
 		b.Run(api.name, func(b *testing.B) {
+			if api.setUp != nil {
+				defer api.setUp()()
+			}
 			b.ReportAllocs()
 			stop := cpuPerOp(b)
 			bad := api.loop(b.N, sinkValue)
@@ -210,6 +216,9 @@ func BenchmarkHandle(b *testing.B) {
 			}
 		})
 		b.Run(api.name+"/parallel", func(b *testing.B) {
+			if api.setUp != nil {
+				defer api.setUp()()
+			}
 			b.ReportAllocs()
 			defer processCPUPerOp(b)()
 			var bad atomic.Int64

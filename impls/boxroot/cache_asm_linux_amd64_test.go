@@ -123,7 +123,6 @@ func TestLayoutHoldsRefusesWrongOffsets(t *testing.T) {
 // TestDropInModelPinned runs TestDropInModel's model on the pinned fast
 // paths, the ones other builds use, so that both stay checked here.
 func TestDropInModelPinned(t *testing.T) {
-	defer func(on bool) { asmCaches = on }(asmCaches)
-	asmCaches = false
+	defer pinnedFastPaths()()
 	TestDropInModel(t)
 }
