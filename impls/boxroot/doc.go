@@ -103,20 +103,29 @@
 // a goroutine that creates and deletes in turn reuses warm slots), and a
 // depot under one mutex: magazines (batches of 512 handles passed on whole
 // from the cache that gave them back to the next that takes one, without
-// touching the slots) and the pools' local free lists. NewHandle pins the
-// goroutine to its P (runtime.procPin, as sync.Pool does), finds the P's
-// cache through a tree of compares on the P id (a constant address per leaf,
-// so that the processor loads the cache on predicted branches instead of
-// waiting for the id), pops a handle from it, unpins, and writes the value
-// into the handle's slot; Delete checks the handle's tag, writes the free
-// mark, advances the tag, and pushes the slot's next handle onto its own P's
-// cache the same way: on top if this P handed the slot out last, else at the
-// bottom, so that two Ps do not come to reuse two slots of one cache line
-// (false sharing) after goroutines moved between them: each P's top stays
-// among its own slots. Neither takes a lock or an atomic read-modify-write.
-// An empty cache takes 512 slots from the depot, a full one gives its bottom
-// 512 back, copied between the cache and the depot under the depot's mutex
-// while pinned; the depot allocates a pool only when it has no free slot.
+// touching the slots) and the pools' local free lists. NewHandle makes sure
+// no other goroutine can run on its P, finds the P's cache through a tree
+// of compares on the P id (a constant address per leaf, so that the
+// processor loads the cache on predicted branches instead of waiting for
+// the id), pops a handle from it, lets go of the P, and writes the value
+// into the handle's slot. On linux/amd64 with Go 1.26 it does the middle
+// in one assembly call, which the runtime cannot preempt (assembly is
+// never an asynchronous safe point) and which reads the P id from the
+// goroutine's M itself; its offsets into the runtime's structures are
+// checked against the running program at start
+// (cache_asm_linux_amd64.go). Elsewhere, under -race, with the purego
+// build tag, or if the check fails, it pins the goroutine to its P
+// (runtime.procPin and procUnpin, as sync.Pool does: two calls into the
+// runtime, which the compiler cannot inline). Delete checks the handle's
+// tag, writes the free mark, advances the tag, and pushes the slot's next
+// handle onto its own P's cache the same way: on top if this P handed the
+// slot out last, else at the bottom, so that two Ps do not come to reuse
+// two slots of one cache line (false sharing) after goroutines moved
+// between them: each P's top stays among its own slots. Neither takes a
+// lock or an atomic read-modify-write. An empty cache takes 512 slots from
+// the depot, a full one gives its bottom 512 back, copied between the
+// cache and the depot under the depot's mutex while pinned (the slow paths
+// always pin); the depot allocates a pool only when it has no free slot.
 // Under the race detector each cache is guarded by a mutex instead of the
 // pin (cache_race.go), so that the detector sees the ordering the pin
 // provides.
@@ -147,8 +156,9 @@
 // CAS/Swap, the P's pin, or the depot's mutex).
 //
 // Drop-in caches: a P's cache is used only by a goroutine pinned to that
-// P, which no other goroutine can interrupt; successive users of a P are
-// ordered by the scheduler. A slot leaves the cache before its value is
+// P or inside the assembly fast paths on it; in either state no other
+// goroutine can run on the P until it ends, and successive users of a P
+// are ordered by the scheduler. A slot leaves the cache before its value is
 // written, and Delete writes a slot before caching it.
 //
 // Reading: Get reads a slot with plain loads. The creator's write of the
@@ -171,8 +181,10 @@
 // runtime/cgo.Handle (new, value, delete) on one goroutine and under
 // b.RunParallel: cgo.Handle allocates twice per handle and shares one
 // sync.Map, the drop-in API allocates nothing and shares nothing on its
-// fast path. Its floor is the two pins (procPin and procUnpin, each a call
-// and a read-modify-write of the M's lock count): BenchmarkCalibratePin
+// fast path. Where the fast paths pin (its boxroot-handle-pinned case
+// shows them beside the assembly ones), their floor is the two pins
+// (procPin and procUnpin, each a call and a read-modify-write of the M's
+// lock count): BenchmarkCalibratePin
 // measures them, beside BenchmarkCalibrateCAS, the two uncontended atomic
 // operations (a CAS and an OR) that a bitmap-based table pays instead, and
 // BenchmarkCalibrateCall, the same loop with empty calls in place of the

@@ -17,8 +17,11 @@ func init() { std.init(Options{}) }
 // per-CPU caches over a central free list:
 //
 //   - a cache per P (pcache): up to cacheSize free slots that NewHandle
-//     pops and Delete pushes while pinned to the P (procPin, as
-//     sync.Pool does), with no atomic operation and no lock;
+//     pops and Delete pushes while no other goroutine can run on the P,
+//     with no atomic operation and no lock: inside one assembly call the
+//     runtime cannot preempt (linux/amd64 with Go 1.26, see
+//     cache_asm_linux_amd64.go), or pinned to the P (procPin, as
+//     sync.Pool does);
 //   - the depot, under std.mu: every other free slot, in a magazine
 //     (cacheBatch slots as a full cache gave them back, passed on whole to
 //     the next empty cache) or on its pool's local free list.
@@ -26,7 +29,9 @@ func init() { std.init(Options{}) }
 // An empty cache takes cacheBatch slots from the depot (depotRefill), a
 // full one gives its bottom cacheBatch back (deleteSlow). Both copy the
 // handles between the cache and the depot under std.mu with the cache
-// pinned, so no free slot is ever outside the two tiers.
+// pinned, so no free slot is ever outside the two tiers. The fast paths'
+// assembly call and the slow paths' pin exclude each other on a P as two
+// pins do: neither lets another goroutine run on the P until it ends.
 //
 // Invariants, relied on below:
 //
@@ -52,12 +57,15 @@ func init() { std.init(Options{}) }
 //
 //   - the fast paths, one goroutine creating and deleting in turn:
 //     go test -run XXX -bench 'Calibrate|Handle$' ./impls/boxroot
-//     (BenchmarkHandle against its floor, BenchmarkCalibratePin, and
-//     against sync.Pool, BenchmarkCalibrateSyncPool);
+//     (BenchmarkHandle against the pins, BenchmarkCalibratePin, and
+//     against sync.Pool, BenchmarkCalibrateSyncPool; its
+//     boxroot-handle-pinned case is the pinned fast paths, where the
+//     assembly ones run);
 //   - handles created on one thread and deleted on another, where every
 //     slot passes through the depot:
 //     go test -run XXX -bench HandleCrossThread ./impls/boxroot
-//     and rootbench run --cell boxroot-handle,boxroot.
+//     (boxroot-handle-pinned beside it too) and
+//     rootbench run --cell boxroot-handle,boxroot.
 const (
 	// cacheSize is the capacity of a P's cache, in slots: at most this
 	// many free slots are out of other Ps' reach, per P.
@@ -72,7 +80,8 @@ const (
 
 // pcache is one P's cache of free slots: a double-ended queue of their
 // handles, sl[i%cacheSize] for bottom <= i < top, newest on top. Only a
-// goroutine pinned to its P uses it (see cache_norace.go).
+// goroutine that has its P to itself uses it: pinned, or inside the
+// assembly fast paths (see cache_norace.go).
 //
 // It holds handles, not slot pointers: a handle is what NewHandle returns,
 // so a pop yields the result with no load of the slot, and Delete pushes
