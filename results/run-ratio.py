@@ -2,6 +2,7 @@
 and across function layouts.
 
 Each FILE is one `rootbench run --cell NUM,DEN ... --export-json FILE`
+(or that file gzipped, FILE.gz)
 (for issue 23: NUM boxroot-handle, DEN boxroot). Files are grouped by the
 name before the last '-L<seed>' (e.g. 2x2-L5.json and 2x2-L9.json are the
 group 2x2, in layouts 5 and 9).
@@ -21,6 +22,7 @@ build.
 usage: run-ratio.py NUM DEN FILE...  (e.g. boxroot-handle boxroot /tmp/rr/*.json)
 """
 import collections
+import gzip
 import json
 import math
 import random
@@ -34,7 +36,7 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 
 
 def per_cell(path, num, den):
-    d = json.load(open(path))
+    d = json.load(gzip.open(path) if path.endswith(".gz") else open(path))
     times = {}
     for r in d["results"]:
         times[r["cell"]] = [run["wall_ns"] / run["cells"] for run in r["runs"] if run.get("cells")]
@@ -63,7 +65,7 @@ def main():
         a, b, load, started = per_cell(f, num, den)
         ratio = statistics.fmean(a) / statistics.fmean(b)
         lo, hi = bootstrap(a, b, rng)
-        name = re.sub(r"\.json$", "", f.rsplit("/", 1)[-1])
+        name = re.sub(r"\.json(\.gz)?$", "", f.rsplit("/", 1)[-1])
         m = re.match(r"(.*)-L(\d+)$", name)
         group, layout = (m.group(1), int(m.group(2))) if m else (name, 0)
         groups[group].append((layout, ratio))

@@ -44,10 +44,12 @@ import (
 //
 // asmCaches holds only if layoutHolds confirms them on the running
 // program's own structures; otherwise the fast paths pin as on every other
-// platform. TestAsmCachesOn checks that it holds with the toolchain that
-// runs the tests, TestAsmPid that the assembly finds the P that procPin
-// reports on every P, and TestLayoutHoldsRefusesWrongOffsets that wrong
-// offsets are refused without a crash.
+// platform. After that, every slow path (pinCache) checks the P id the
+// assembly reads against procPin's. TestAsmCachesOn checks that asmCaches
+// holds with the toolchain that runs the tests, TestAsmPid that the
+// assembly finds the P that procPin reports on every P,
+// TestLayoutHoldsRefusesWrongOffsets that wrong offsets are refused without
+// a crash, and TestAsmPidAgrees the slow paths' check.
 const (
 	runtimeGM    = 48  // runtime.g.m
 	runtimeMCurg = 184 // runtime.m.curg, for layoutHolds only
@@ -71,10 +73,12 @@ var asmCaches = layoutHolds(go126Layout)
 // layoutHolds reports whether l is the running runtime's layout. It
 // follows l from the calling goroutine to its M and back (m.curg is the
 // goroutine), and from the M to its P and back (p.m is the M), and checks
-// the P's id against procPin's. A wrong offset reads some other word:
-// a back pointer that matches by chance is not a practical risk, and a
-// read of an address that is not mapped panics (debug.SetPanicOnFault)
-// and is recovered as false. The goroutine is locked to its M throughout,
+// the P's id against procPin's. A wrong offset reads some other word: a
+// back pointer that matches by chance is not a practical risk, and a read
+// of an address that is not mapped panics (debug.SetPanicOnFault) and is
+// recovered as false. A wrong p.id offset can hold this one P's id by
+// chance (p.status is 1 on a running P): pinCache's check covers it on
+// every P that reaches a slow path. The goroutine is locked to its M throughout,
 // and not pinned (a fault while pinned could not be recovered).
 func layoutHolds(l runtimeLayout) (ok bool) {
 	runtime.LockOSThread()
@@ -105,6 +109,13 @@ func layoutHolds(l runtimeLayout) (ok bool) {
 	}
 	return false
 }
+
+// asmPidAgrees reports whether the assembly reads id, the pinned caller's
+// P id from procPin. pinCache asks it at every slow path: a check, after
+// layoutHolds, of p.id's offset, which layoutHolds can confirm only against
+// the one P it runs on (a wrong offset can hold the same small number
+// there, as p.status, 1 on a running P, does on P 1).
+func asmPidAgrees(id int) bool { return asmPid() == id }
 
 // pid returns the id of the P the caller ran on.
 func pid() int {

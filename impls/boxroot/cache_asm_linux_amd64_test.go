@@ -101,7 +101,9 @@ func TestAsmCacheModel(t *testing.T) {
 // TestLayoutHoldsRefusesWrongOffsets checks that layoutHolds says no, and
 // does not crash, when an offset is wrong: one that reads another pointer
 // of the same structure, one that reads a small number (and faults at a
-// low address), and one that reads far past the structure.
+// low address), and one that reads far past the structure. (A wrong p.id
+// offset that holds this P's id by chance passes layoutHolds: pinCache's
+// check, TestAsmPidAgrees, is the one for it.)
 func TestLayoutHoldsRefusesWrongOffsets(t *testing.T) {
 	if !layoutHolds(go126Layout) {
 		t.Fatal("go1.26's layout does not hold")
@@ -111,12 +113,23 @@ func TestLayoutHoldsRefusesWrongOffsets(t *testing.T) {
 		"g.m at g.goid":         {152, runtimeMCurg, runtimeMP, runtimePID, runtimePM},
 		"m.curg one word off":   {runtimeGM, runtimeMCurg + 8, runtimeMP, runtimePID, runtimePM},
 		"p.m one word off":      {runtimeGM, runtimeMCurg, runtimeMP, runtimePID, runtimePM + 8},
-		"p.id at p.status":      {runtimeGM, runtimeMCurg, runtimeMP, 4, runtimePM},
+		"p.id at p.m":           {runtimeGM, runtimeMCurg, runtimeMP, runtimePM, runtimePM},
 		"m.p past the M by 1TB": {runtimeGM, runtimeMCurg, 1 << 40, runtimePID, runtimePM},
 	} {
 		if layoutHolds(l) {
 			t.Errorf("%s: layoutHolds accepts %+v", name, l)
 		}
+	}
+}
+
+// TestAsmPidAgrees checks the slow paths' check of the P id (pinCache):
+// it agrees with procPin's id, and not with another.
+func TestAsmPidAgrees(t *testing.T) {
+	id := procPin()
+	same, other := asmPidAgrees(id), asmPidAgrees(id+1)
+	procUnpin()
+	if !same || other {
+		t.Errorf("on P %d: asmPidAgrees(%d) = %v, asmPidAgrees(%d) = %v; want true, false", id, id, same, id+1, other)
 	}
 }
 

@@ -401,9 +401,17 @@ func (hd *handleDomain) Delete(h Handle) {
 // cache; the caller has it to itself until unpinCache. It returns nil
 // (unpinned) when the P has no cache (its id is maxCaches or more).
 // Between the two calls the caller must not block, allocate or take a
-// lock. (The slow paths' form of the pin above.)
+// lock. (The slow paths' form of the pin above.) Where the fast paths run
+// in assembly, it also checks that the assembly reads this P's id: a
+// mismatch means the runtime's layout is not the one layoutHolds accepted,
+// and two Ps may have used one cache, so it panics (pinned and under
+// std.mu: the runtime makes it fatal).
 func pinCache() *pcache {
-	if id := uint(procPin()); id < maxCaches {
+	id := procPin()
+	if asmCaches && !asmPidAgrees(id) {
+		panic("boxroot: the assembly fast paths read another P id than procPin's: the runtime's layout is not the one they were written for (build with -tags purego)")
+	}
+	if uint(id) < maxCaches {
 		return &caches[id]
 	}
 	procUnpin()

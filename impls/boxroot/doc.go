@@ -112,8 +112,8 @@
 // in one assembly call, which the runtime cannot preempt (assembly is
 // never an asynchronous safe point) and which reads the P id from the
 // goroutine's M itself; its offsets into the runtime's structures are
-// checked against the running program at start
-// (cache_asm_linux_amd64.go). Elsewhere, under -race, with the purego
+// checked against the running program at start, and the P id it reads
+// against procPin's at every slow path (cache_asm_linux_amd64.go). Elsewhere, under -race, with the purego
 // build tag, or if the check fails, it pins the goroutine to its P
 // (runtime.procPin and procUnpin, as sync.Pool does: two calls into the
 // runtime, which the compiler cannot inline). Delete checks the handle's
