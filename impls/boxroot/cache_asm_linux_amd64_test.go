@@ -4,7 +4,6 @@ package boxroot
 
 import (
 	"runtime"
-	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -22,32 +21,22 @@ func TestAsmCachesOn(t *testing.T) {
 // TestAsmPid checks that the assembly reads the id of the P the caller
 // runs on, the one procPin reports, on every P of many.
 func TestAsmPid(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(directCaches + 8))
-	var mu sync.Mutex
-	seen := map[int]bool{}
-	var wg sync.WaitGroup
-	for range 8 * (directCaches + 8) {
-		wg.Go(func() {
-			for range 200 {
-				id := procPin()
-				got := asmPid()
-				procUnpin()
-				if got != id {
-					t.Errorf("asmPid() = %d on P %d", got, id)
-					return
-				}
-				mu.Lock()
-				seen[id] = true
-				mu.Unlock()
-				runtime.Gosched()
+	seen := onManyPs(200, func() func() (int, bool) {
+		return func() (int, bool) {
+			id := procPin()
+			got := asmPid()
+			procUnpin()
+			if got != id {
+				t.Errorf("asmPid() = %d on P %d", got, id)
+				return id, false
 			}
-		})
-	}
-	wg.Wait()
+			return id, true
+		}
+	})
 	if len(seen) < 2 {
 		t.Errorf("ran on %d P(s) only", len(seen))
 	}
-	t.Logf("checked on %d of %d Ps", len(seen), runtime.GOMAXPROCS(0))
+	t.Logf("checked on %d of %d Ps", len(seen), directCaches+8)
 }
 
 // TestAsmTree checks every leaf of the assembly's tree, and its default

@@ -43,60 +43,81 @@ func TestCacheFastPathsGenerated(t *testing.T) {
 // cell's Create and Delete, use the cache of the P they run on, through the
 // tree's leaves and its default path: it runs them pinned (procPin nests),
 // with more Ps than the tree has leaves, and checks that each create took
-// the top of that P's cache and each delete put the slot back there. gen_cache.go writes every leaf from one
-// template, so the leaves the test reaches stand for the others
-// (TestCacheTree checks the tree's every leaf), and
-// TestCacheFastPathsGenerated keeps the file to the template.
+// the top of that P's cache and each delete put the slot back there.
+// gen_cache.go writes every leaf from one template, so the leaves the test
+// reaches stand for the others (TestCacheTree checks the tree's every
+// leaf), and TestCacheFastPathsGenerated keeps the file to the template.
 func TestFastPathsUseTheirPsCache(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(directCaches + 8))
-	var mu sync.Mutex
-	seen := map[int]bool{}
-	var wg sync.WaitGroup
-	for range 8 * (directCaches + 8) {
-		wg.Go(func() {
-			hd := HandleImpl().NewDomain()
-			for range 20 {
-				// Make sure the P's cache has a handle and room (the
-				// slow paths may not run pinned); then check, pinned.
-				NewHandle(nil).Delete()
-				id := procPin()
-				c := &caches[id]
-				if c.len() == 0 || c.len() == cacheSize {
-					procUnpin()
-					continue
-				}
-				top := c.sl[(c.top-1)%cacheSize]
-				h := NewHandle(nil)
-				took := h == top
-				h.Delete()
-				back := c.sl[(c.top-1)%cacheSize] == h+tagOne
-				// The cell's methods, the same fast paths again.
-				top2 := c.sl[(c.top-1)%cacheSize]
-				h2 := hd.Create(nil)
-				took2 := h2 == top2
-				hd.Delete(h2)
-				back2 := c.sl[(c.top-1)%cacheSize] == h2+tagOne
+	seen := onManyPs(20, func() func() (int, bool) {
+		hd := HandleImpl().NewDomain()
+		return func() (int, bool) {
+			// Make sure the P's cache has a handle and room (the slow
+			// paths may not run pinned); then check, pinned.
+			NewHandle(nil).Delete()
+			id := procPin()
+			c := &caches[id]
+			if c.len() == 0 || c.len() == cacheSize {
 				procUnpin()
-				if !took || !back || !took2 || !back2 {
-					t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v; the cell's Create took %#x (top %#x), Delete put back %v",
-						id, h, top, back, h2, top2, back2)
-					return
-				}
-				mu.Lock()
-				seen[id] = true
-				mu.Unlock()
-				runtime.Gosched()
+				return -1, true
 			}
-		})
-	}
-	wg.Wait()
+			top := c.sl[(c.top-1)%cacheSize]
+			h := NewHandle(nil)
+			took := h == top
+			h.Delete()
+			back := c.sl[(c.top-1)%cacheSize] == h+tagOne
+			// The cell's methods, the same fast paths again.
+			top2 := c.sl[(c.top-1)%cacheSize]
+			h2 := hd.Create(nil)
+			took2 := h2 == top2
+			hd.Delete(h2)
+			back2 := c.sl[(c.top-1)%cacheSize] == h2+tagOne
+			procUnpin()
+			if !took || !back || !took2 || !back2 {
+				t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v; the cell's Create took %#x (top %#x), Delete put back %v",
+					id, h, top, back, h2, top2, back2)
+				return id, false
+			}
+			return id, true
+		}
+	})
 	above := 0
 	for id := range seen {
 		if id >= directCaches {
 			above++
 		}
 	}
-	t.Logf("checked on %d of %d Ps (%d beyond the tree's leaves)", len(seen), runtime.GOMAXPROCS(0), above)
+	t.Logf("checked on %d of %d Ps (%d beyond the tree's leaves)", len(seen), directCaches+8, above)
+}
+
+// onManyPs raises GOMAXPROCS beyond the fast paths' tree's leaves and runs
+// many goroutines at once, each making a check with newCheck and calling
+// it rounds times, yielding the P between calls, so that the checks run on
+// every P. A check returns the P id it checked on (-1 if it skipped) and
+// whether to go on. onManyPs returns the Ps checked on.
+func onManyPs(rounds int, newCheck func() func() (id int, goOn bool)) map[int]bool {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(directCaches + 8))
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	var wg sync.WaitGroup
+	for range 8 * (directCaches + 8) {
+		wg.Go(func() {
+			check := newCheck()
+			for range rounds {
+				id, goOn := check()
+				if !goOn {
+					return
+				}
+				if id >= 0 {
+					mu.Lock()
+					seen[id] = true
+					mu.Unlock()
+				}
+				runtime.Gosched()
+			}
+		})
+	}
+	wg.Wait()
+	return seen
 }
 
 // TestCacheTree checks every leaf of the fast paths' tree, and its default
