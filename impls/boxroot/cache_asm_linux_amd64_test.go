@@ -16,6 +16,13 @@ func TestAsmCachesOn(t *testing.T) {
 	if !asmCaches {
 		t.Fatalf("%s does not have go1.26's layout %+v: the fast paths pin; see cache_asm_linux_amd64.go for how to find the new offsets", runtime.Version(), go126Layout)
 	}
+	if got := StdStats()["asm_fast_paths"]; got != 1 {
+		t.Errorf("StdStats reports asm_fast_paths %d, want 1", got)
+	}
+	defer pinnedFastPaths()()
+	if got := StdStats()["asm_fast_paths"]; got != 0 {
+		t.Errorf("on the pinned fast paths StdStats reports asm_fast_paths %d, want 0", got)
+	}
 }
 
 // TestAsmPid checks that the assembly reads the id of the P the caller

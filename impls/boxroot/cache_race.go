@@ -15,6 +15,10 @@ import (
 // comments say more), a cache is used by one goroutine at a time, and
 // NewHandle and Delete do the same work in the same order.
 
+// asmCaches is false: under -race the fast paths take cacheLocks (the
+// assembly ones exist only without it, see cache_asm_linux_amd64.go).
+const asmCaches = false
+
 // cacheLocks guard the Ps' caches under -race, by P id.
 var cacheLocks [maxCaches]sync.Mutex
 

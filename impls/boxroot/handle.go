@@ -461,13 +461,21 @@ func depotTrim() {
 // pools (in the directory now), peak_pools, pools_allocated,
 // pools_released, pools_empty (wholly free, kept for reuse), refills and
 // flushes (batches of handles the Ps' caches took from and gave back to
-// the depot) and magazines (batches the depot holds whole). NewHandle and
-// Delete count nothing (a shared counter would cost an atomic operation
-// each); count handles yourself (as HandleImpl does) if you need them.
+// the depot), magazines (batches the depot holds whole) and
+// asm_fast_paths (1 when NewHandle and Delete reach the caches in assembly,
+// 0 when they pin: see cache_norace.go), so that a result records which
+// fast paths it measured. NewHandle and Delete count nothing (a shared
+// counter would cost an atomic operation each); count handles yourself (as
+// HandleImpl does) if you need them.
 func StdStats() map[string]int64 {
+	asm := int64(0)
+	if asmCaches {
+		asm = 1
+	}
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	return map[string]int64{
+		"asm_fast_paths":  asm,
 		"pools":           std.pools,
 		"peak_pools":      std.peak,
 		"pools_allocated": std.allocs,

@@ -733,3 +733,13 @@ func TestCacheKeepsItsTop(t *testing.T) {
 		t.Errorf("after a flush: %d cached, magazine starts %#x", c.len(), m[0])
 	}
 }
+
+// TestStdStatsNamesItsFastPaths checks that StdStats says which fast paths
+// this build runs: asm_fast_paths is 1 exactly when they are the assembly
+// ones (never under -race).
+func TestStdStatsNamesItsFastPaths(t *testing.T) {
+	got, ok := StdStats()["asm_fast_paths"]
+	if want := map[bool]int64{false: 0, true: 1}[asmCaches]; !ok || got != want {
+		t.Errorf("StdStats()[asm_fast_paths] = %d (present: %v), want %d", got, ok, want)
+	}
+}
