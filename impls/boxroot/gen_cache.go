@@ -148,8 +148,8 @@ func (hd *handleDomain) Delete(h Handle) {
 // lock. (The slow paths' form of the pin above.) Where the fast paths run
 // in assembly, it also checks that the assembly reads this P's id: a
 // mismatch means the runtime's layout is not the one layoutHolds accepted,
-// and two Ps may have used one cache, so it panics (pinned and under
-// std.mu: the runtime makes it fatal).
+// and two Ps may have used one cache, so it panics, pinned: the runtime
+// prints the message and makes it fatal ("panic holding locks").
 func pinCache() *pcache {
 	id := procPin()
 	if asmCaches && !asmPidAgrees(id) {
