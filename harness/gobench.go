@@ -109,7 +109,7 @@ func DecodeAny(r io.Reader, name string) (*File, error) {
 
 // LoadAny reads the results file or Go benchmark text at path ("-" reads
 // standard input), with DecodeAny.
-func LoadAny(path string) (*File, error) { return load(path, DecodeAny) }
+func LoadAny(path string) (*File, error) { return load(path, "results file", DecodeAny) }
 
 // nsPerOp is a result line's time per op in nanoseconds: the ns/op value as
 // printed when the line has one (so that no conversion rounds it), else

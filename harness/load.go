@@ -53,16 +53,17 @@ func checkResults(f *File) error {
 }
 
 // Load reads and checks the results file at path ("-" reads standard input).
-func Load(path string) (*File, error) { return load(path, Decode) }
+func Load(path string) (*File, error) { return load(path, "results file", Decode) }
 
-// load opens path ("-" is standard input) and reads it with decode.
-func load(path string, decode func(io.Reader, string) (*File, error)) (*File, error) {
+// load opens path ("-" is standard input), a file of the kind what names
+// (for the error message), and reads it with decode.
+func load[F any](path, what string, decode func(io.Reader, string) (*F, error)) (*F, error) {
 	if path == "-" {
 		return decode(os.Stdin, "standard input")
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open results file: %w", err)
+		return nil, fmt.Errorf("open %s: %w", what, err)
 	}
 	defer fh.Close()
 	return decode(fh, path)
@@ -97,12 +98,6 @@ func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 	return &f, nil
 }
 
-// LoadAB reads and checks the A/B results file at path.
-func LoadAB(path string) (*ABFile, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open A/B results file: %w", err)
-	}
-	defer fh.Close()
-	return DecodeAB(fh, path)
-}
+// LoadAB reads and checks the A/B results file at path ("-" reads standard
+// input).
+func LoadAB(path string) (*ABFile, error) { return load(path, "A/B results file", DecodeAB) }
