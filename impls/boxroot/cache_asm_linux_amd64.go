@@ -78,8 +78,9 @@ var asmCaches = layoutHolds(go126Layout)
 // of an address that is not mapped panics (debug.SetPanicOnFault) and is
 // recovered as false. A wrong p.id offset can hold this one P's id by
 // chance (p.status is 1 on a running P): pinCache's check covers it on
-// every P that reaches a slow path. The goroutine is locked to its M throughout,
-// and not pinned (a fault while pinned could not be recovered).
+// every P that reaches a slow path. The goroutine is locked to its M
+// throughout, and not pinned (a fault while pinned could not be
+// recovered).
 func layoutHolds(l runtimeLayout) (ok bool) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
