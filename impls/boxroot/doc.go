@@ -113,10 +113,11 @@
 // never an asynchronous safe point) and which reads the P id from the
 // goroutine's M itself; its offsets into the runtime's structures are
 // checked against the running program at start, and the P id it reads
-// against procPin's at every slow path (cache_asm_linux_amd64.go). Elsewhere, under -race, with the purego
-// build tag, or if the check fails, it pins the goroutine to its P
-// (runtime.procPin and procUnpin, as sync.Pool does: two calls into the
-// runtime, which the compiler cannot inline). Delete checks the handle's
+// against procPin's at every slow path (cache_asm_linux_amd64.go).
+// Elsewhere, under -race, with the purego build tag, or if the check
+// fails, it pins the goroutine to its P (runtime.procPin and procUnpin, as
+// sync.Pool does: two calls into the runtime, which the compiler cannot
+// inline). Delete checks the handle's
 // tag, writes the free mark, advances the tag, and pushes the slot's next
 // handle onto its own P's cache the same way: on top if this P handed the
 // slot out last, else at the bottom, so that two Ps do not come to reuse
