@@ -168,7 +168,8 @@ func gateError(c *analysis.Comparison, against string) error {
 
 // compareLayoutFiles loads A/B session files, one per function layout, and
 // combines them (analysis.CompareLayouts). A layout is named by the layout
-// its file records (ab --layouts), else by the file's name.
+// its file records (ab --layouts), else by the file's name ("standard input"
+// for -).
 func compareLayoutFiles(paths []string, o analysis.Options) (*analysis.Comparison, error) {
 	if len(paths) < 2 {
 		return nil, fmt.Errorf("--layouts needs two or more A/B session files (ab --export-json), one per layout; got %d", len(paths))
@@ -181,7 +182,11 @@ func compareLayoutFiles(paths []string, o analysis.Options) (*analysis.Compariso
 			return nil, err
 		}
 		name := f.Layout
-		if name == "" {
+		switch {
+		case name != "":
+		case p == "-":
+			name = "standard input"
+		default:
 			name = filepath.Base(p)
 		}
 		if other, ok := seen[name]; ok {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -62,12 +63,18 @@ type result struct {
 // rootbench runs the CLI with args and extra environment.
 func rootbench(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return rootbenchStdin(t, nil, env, args...)
+}
+
+// rootbenchStdin is rootbench with stdin as the CLI's standard input.
+func rootbenchStdin(t *testing.T, stdin io.Reader, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(cleanEnv(), append([]string{"ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0"}, env...)...)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	err := cmd.Run()
 	code := 0
 	var ee *exec.ExitError
