@@ -98,6 +98,12 @@ func linkNext(m *freeMark) int32 {
 // h in its tag until the tag wraps around after 2^TagBits reuses of the
 // slot. Checking h == handle is the whole validity check: it also rejects
 // a free slot, whatever its v.
+//
+// The h word makes a slot 24 bytes rather than 16. In message passing,
+// every slot moves between the cores, and the extra word costs there while
+// the check itself costs nothing: `rootbench ab --layouts` of the 16-byte
+// slots against 24-byte ones (results/boxroot-handle-bench.md, "The
+// domain API since 51c97ff").
 type slot struct {
 	v any
 	h Handle
