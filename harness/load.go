@@ -2,11 +2,13 @@ package harness
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Decode reads a results file from r and checks its schema and its samples
@@ -52,11 +54,13 @@ func checkResults(f *File) error {
 	return f.Validate()
 }
 
-// Load reads and checks the results file at path ("-" reads standard input).
+// Load reads and checks the results file at path ("-" reads standard input;
+// a name ending in .gz is read through gzip).
 func Load(path string) (*File, error) { return load(path, "results file", Decode) }
 
 // load opens path ("-" is standard input), a file of the kind what names
-// (for the error message), and reads it with decode.
+// (for the error message), gzip-compressed when its name ends in .gz (as
+// the committed sessions in results/ are), and reads it with decode.
 func load[F any](path, what string, decode func(io.Reader, string) (*F, error)) (*F, error) {
 	if path == "-" {
 		return decode(os.Stdin, "standard input")
@@ -66,7 +70,15 @@ func load[F any](path, what string, decode func(io.Reader, string) (*F, error)) 
 		return nil, fmt.Errorf("open %s: %w", what, err)
 	}
 	defer fh.Close()
-	return decode(fh, path)
+	if !strings.HasSuffix(path, ".gz") {
+		return decode(fh, path)
+	}
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a gzip file: %w", path, err)
+	}
+	defer zr.Close()
+	return decode(zr, path)
 }
 
 // DecodeAB reads an A/B results file (ab --export-json) from r and checks

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -38,6 +40,26 @@ func TestLoadRoundTrip(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("Load(missing) error = %v", err)
+	}
+	// A name ending in .gz is read through gzip; one that is not gzip
+	// data is refused with its name.
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(data)
+	zw.Close()
+	gz := filepath.Join(t.TempDir(), "r.json.gz")
+	if err := os.WriteFile(gz, zipped.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Load(gz); err != nil || len(got.Results) != 1 || got.Results[0].Runs[0].WallNs != 5 {
+		t.Errorf("Load(%s) = %+v, %v", gz, got, err)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.json.gz")
+	if err := os.WriteFile(plain, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(plain); err == nil || !strings.Contains(err.Error(), "plain.json.gz: not a gzip file") {
+		t.Errorf("Load(uncompressed .gz) error = %v", err)
 	}
 }
 

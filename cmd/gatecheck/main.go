@@ -206,7 +206,7 @@ func (c *config) trial(tmp string, k kind, i int) (Trial, error) {
 	if code != 0 && code != 1 && code != 3 {
 		return Trial{}, fmt.Errorf("%s trial %d: rootbench %s exited %d: %s", k.name, i+1, strings.Join(args, " "), code, strings.TrimSpace(stderr.String()))
 	}
-	f, err := readAB(out)
+	f, err := harness.LoadAB(out)
 	if err != nil {
 		return Trial{}, fmt.Errorf("%s trial %d: %w", k.name, i+1, err)
 	}

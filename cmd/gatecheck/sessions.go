@@ -1,11 +1,8 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -95,31 +92,11 @@ const autoPlanRounds = 2
 // maxReps bounds the pairs a benchmark makes per round (harness/ab.go).
 const maxReps = 16
 
-// readAB reads an ab results file, gzip-compressed when its name ends in
-// .gz.
-func readAB(path string) (*harness.ABFile, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read the ab results: %w", err)
-	}
-	defer fh.Close()
-	var r io.Reader = fh
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	return harness.DecodeAB(r, path)
-}
-
 // loadTemplate reads a recorded session and checks that it is one the
 // replay can reproduce: automatic looks, a budget, ended by the budget or a
 // decision, the same benchmarks on both sides.
 func loadTemplate(path string) (*template, error) {
-	f, err := readAB(path)
+	f, err := harness.LoadAB(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,41 +150,20 @@ func TestCompareGoBenchText(t *testing.T) {
 	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).must(t, 0)
 }
 
-// gunzipSession writes the committed A/B session results/sessions/name (a
-// gzipped ab --export-json, with no layout recorded) into a temporary
-// directory and returns its path.
-func gunzipSession(t *testing.T, name string) string {
-	t.Helper()
-	fh, err := os.Open(filepath.Join("../../results/sessions", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), strings.TrimSuffix(name, ".gz"))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // compare --layouts names each session by the layout its file records, else
 // by its file's name; a session read from standard input is "standard
 // input", as the loaders call it in their errors, not "-".
 func TestCompareLayoutsNamesStandardInput(t *testing.T) {
-	a := gunzipSession(t, "aa-20261204T170744Z.json.gz")
-	b, err := os.Open(gunzipSession(t, "aa-20261204T171052Z.json.gz"))
+	a := "../../results/sessions/aa-20261204T170744Z.json.gz"
+	fh, err := os.Open("../../results/sessions/aa-20261204T171052Z.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	defer fh.Close()
+	b, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rootbenchStdin(t, b, nil, "compare", "--layouts", "--format", "json", a, "-")
 	r.must(t, 0)
 	var doc struct {
