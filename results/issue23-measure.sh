@@ -6,7 +6,7 @@
 #
 #   results/issue23-measure.sh OUT-DIR [LAYOUT...]    (default layouts: 0 5 9 13)
 #
-# Builds bin/rootbench once per layout (go build -ldflags=-randlayout=S,
+# Builds cmd/rootbench once per layout (go build -ldflags=-randlayout=S,
 # into OUT-DIR), then runs each configuration (1x1, 2x2 on the shared queue,
 # 2x2 with per-consumer queues) in each layout, the invocations in a random
 # order so that a drift of the machine favours no layout or configuration.
@@ -22,6 +22,12 @@ if [ $# -lt 1 ]; then
 fi
 out=$1
 shift
+case $out in
+*[[:space:]]*)
+	echo "$0: OUT-DIR \"$out\": a directory name without spaces" >&2
+	exit 2
+	;;
+esac
 [ $# -gt 0 ] || set -- 0 5 9 13
 for s in "$@"; do
 	case $s in
@@ -33,6 +39,7 @@ for s in "$@"; do
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
+files=
 for s in "$@"; do
 	(cd "$root" && go build -ldflags=-randlayout="$s" -o "$out/rootbench-L$s" ./cmd/rootbench)
 done
@@ -47,6 +54,9 @@ for job in $(for s in "$@"; do printf '1x1:%s\n2x2:%s\npc:%s\n' "$s" "$s" "$s"; 
 	# shellcheck disable=SC2086 # flags is a list of words
 	"$out/rootbench-L$s" run --cell boxroot-handle,boxroot -m 20 -M 20 --min-time 0 $flags \
 		--export-json "$out/$cfg-L$s.json" >/dev/null
+	files="$files $out/$cfg-L$s.json"
 done
 echo "# end $(uptime)" >&2
-python3 "$root/results/run-ratio.py" boxroot-handle boxroot "$out"/*-L*.json
+# This invocation's files only: an OUT-DIR used before may hold others.
+# shellcheck disable=SC2086 # files is a list of paths without spaces (checked above)
+python3 "$root/results/run-ratio.py" boxroot-handle boxroot $files

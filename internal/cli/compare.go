@@ -182,11 +182,9 @@ func compareLayoutFiles(paths []string, o analysis.Options) (*analysis.Compariso
 			return nil, err
 		}
 		name := f.Layout
-		switch {
-		case name != "":
-		case p == "-":
+		if name == "" && p == "-" {
 			name = "standard input"
-		default:
+		} else if name == "" {
 			name = filepath.Base(p)
 		}
 		if other, ok := seen[name]; ok {
