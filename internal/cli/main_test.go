@@ -214,6 +214,8 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{args: []string{"run", "--style", "loud"}, want: []string{"full", "basic"}},
 		{args: []string{"run", "--parameter-list", "nosuch=1,2"}, want: []string{"nosuch", "batch-size"}},
 		{args: []string{"run", "--nosuch-flag"}, want: []string{"unknown flag"}},
+		{args: []string{"run", "--cel", "boxroot"}, want: []string{"unknown flag: --cel", "did you mean --cell?", "rootbench run --help"}},
+		{args: []string{"ab", "--base-rve", "main"}, want: []string{"unknown flag: --base-rve", "did you mean --base-rev?"}},
 		{args: []string{"callback", "--variant", "telepathy"}, want: callbackRefusal("telepathy", "pipe")},
 		{args: []string{"callback", "--handle", "none,magic"}, want: callbackRefusal(`"magic"`, "unknown handle", "boxroot-handle")},
 		{args: []string{"callback", "--handle", "ref"}, want: callbackRefusal(`"ref"`, "no drop-in handle API", "boxroot-handle")},
