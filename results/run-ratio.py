@@ -37,6 +37,8 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 
 def per_cell(path, num, den):
     d = json.load(gzip.open(path) if path.endswith(".gz") else open(path))
+    if "results" not in d:
+        sys.exit(f"{path}: not a `rootbench run` export (it has no \"results\"; an `ab` export is read by `rootbench compare`)")
     times = {}
     for r in d["results"]:
         times[r["cell"]] = [run["wall_ns"] / run["cells"] for run in r["runs"] if run.get("cells")]
