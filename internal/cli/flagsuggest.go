@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"strings"
+	"errors"
 
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
@@ -13,26 +13,27 @@ import (
 // letters swapped count as two), as cobra's command suggestions allow.
 const maxFlagEdits = 2
 
-// suggestFlag returns the flag of c nearest to the one that errText, an
-// "unknown flag: --NAME" error from pflag, names: its own flags and those
-// it inherits, not hidden ones, within maxFlagEdits edits. It returns ""
-// for any other error, or when no flag is that near. Ties go to the flag
-// that comes first in name order, so the suggestion does not vary.
-func suggestFlag(c *cobra.Command, errText string) string {
-	typed, ok := strings.CutPrefix(errText, "unknown flag: --")
-	if !ok || typed == "" {
+// suggestFlag returns the flag of c nearest to the long flag that err, a
+// parse error of c's flags, says does not exist, within maxFlagEdits edits
+// and not hidden. c.Flags() holds c's own flags and, once cobra has parsed
+// them, the persistent flags it inherits. It returns "" for any other
+// error (an unknown shorthand among them), or when no flag is that near.
+// Ties go to the flag that comes first in name order, so the suggestion
+// does not vary.
+func suggestFlag(c *cobra.Command, err error) string {
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedShortnames() != "" {
 		return ""
 	}
+	typed := unknown.GetSpecifiedName()
 	best, bestEdits := "", maxFlagEdits+1
-	consider := func(f *pflag.Flag) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
 			return
 		}
 		if d := levenshtein.ComputeDistance(typed, f.Name); d < bestEdits || (d == bestEdits && f.Name < best) {
 			best, bestEdits = f.Name, d
 		}
-	}
-	c.Flags().VisitAll(consider)
-	c.InheritedFlags().VisitAll(consider)
+	})
 	return best
 }

@@ -1,37 +1,54 @@
 package cli
 
 import (
+	"io"
 	"testing"
 
 	"github.com/spf13/cobra"
 )
 
+// TestSuggestFlag parses each command line as the CLI does and checks what
+// the flag error function would suggest.
 func TestSuggestFlag(t *testing.T) {
-	root := &cobra.Command{Use: "root"}
-	root.PersistentFlags().Bool("verbose", false, "")
-	sub := &cobra.Command{Use: "sub", Run: func(*cobra.Command, []string) {}}
-	sub.Flags().String("cell", "", "")
-	sub.Flags().String("cells", "", "")
-	sub.Flags().String("secret", "", "")
-	if err := sub.Flags().MarkHidden("secret"); err != nil {
-		t.Fatal(err)
-	}
-	root.AddCommand(sub)
-	for _, c := range []struct{ err, want string }{
-		{"unknown flag: --cel", "cell"},
-		{"unknown flag: --cellz", "cell"},     // one edit from cell and from cells: the first by name
-		{"unknown flag: --verbse", "verbose"}, // inherited
-		{"unknown flag: --clel", "cell"},      // two letters swapped: two edits
-		{"unknown flag: --ce", "cell"},
-		{"unknown flag: --c", ""},     // three edits from cell
-		{"unknown flag: --secrt", ""}, // hidden flags are not offered
-		{"unknown flag: --nosuch-flag", ""},
-		{"unknown flag: --", ""},
-		{"unknown shorthand flag: 'Z' in -Z", ""},
-		{"flag needs an argument: --cell", ""},
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sub", "--cel"}, "cell"},
+		{[]string{"sub", "--cellz"}, "cell"},     // one edit from cell and from cells: the first by name
+		{[]string{"sub", "--verbse"}, "verbose"}, // inherited
+		{[]string{"sub", "--clel"}, "cell"},      // two letters swapped: two edits
+		{[]string{"sub", "--ce"}, "cell"},
+		{[]string{"sub", "--c"}, ""},     // three edits from cell
+		{[]string{"sub", "--secrt"}, ""}, // hidden flags are not offered
+		{[]string{"sub", "--nosuch-flag"}, ""},
+		{[]string{"sub", "-Z"}, ""},     // an unknown shorthand
+		{[]string{"sub", "--cell"}, ""}, // a missing value
 	} {
-		if got := suggestFlag(sub, c.err); got != c.want {
-			t.Errorf("suggestFlag(%q) = %q, want %q", c.err, got, c.want)
+		root := &cobra.Command{Use: "root", SilenceErrors: true, SilenceUsage: true}
+		root.SetOut(io.Discard)
+		root.PersistentFlags().Bool("verbose", false, "")
+		sub := &cobra.Command{Use: "sub", Run: func(*cobra.Command, []string) {}}
+		sub.Flags().String("cell", "", "")
+		sub.Flags().String("cells", "", "")
+		sub.Flags().String("secret", "", "")
+		if err := sub.Flags().MarkHidden("secret"); err != nil {
+			t.Fatal(err)
+		}
+		root.AddCommand(sub)
+		called := false
+		var got string
+		root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+			called = true
+			got = suggestFlag(c, err)
+			return err
+		})
+		root.SetArgs(c.args)
+		if err := root.Execute(); err == nil || !called {
+			t.Fatalf("%q: parsed without a flag error (err %v)", c.args, err)
+		}
+		if got != c.want {
+			t.Errorf("%q: suggested %q, want %q", c.args, got, c.want)
 		}
 	}
 }

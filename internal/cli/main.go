@@ -84,7 +84,7 @@ how to load it, e.g. source <(rootbench completion bash).`,
 	root.Flags().BoolP("version", "V", false, "print the version, VCS revision, Go version and build features")
 	root.SetVersionTemplate(versionText())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		if near := suggestFlag(c, err.Error()); near != "" {
+		if near := suggestFlag(c, err); near != "" {
 			return usageErrorf("%v: did you mean --%s? (see '%s --help')", err, near, c.CommandPath())
 		}
 		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
