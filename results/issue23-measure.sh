@@ -1,25 +1,83 @@
 #!/bin/sh
 # issue23-measure.sh: issue 23's measure of the drop-in API, boxroot-handle
 # over boxroot (the domain API) in the same `rootbench run`, in several
-# function layouts of the work tree's build, then their ratios
+# function layouts of one or more builds, then their ratios
 # (results/run-ratio.py).
 #
-#   results/issue23-measure.sh OUT-DIR [LAYOUT...]    (default layouts: 0 5 9 13)
+#   results/issue23-measure.sh [-r RUNS] [-t NAME=TREE]... OUT-DIR [LAYOUT...]
 #
-# Builds cmd/rootbench once per layout (go build -ldflags=-randlayout=S,
-# into OUT-DIR), then runs each configuration (1x1, 2x2 on the shared queue,
-# 2x2 with per-consumer queues) in each layout, the invocations in a random
-# order so that a drift of the machine favours no layout or configuration.
-# Each invocation writes OUT-DIR/CONFIG-LS.json; its header line on standard
-# error carries uptime's load. The ratios it prints are per invocation (with
-# a bootstrap interval) and per configuration over the layouts (geometric
-# mean, Student's t): see results/run-ratio.py for what each assumes.
-# About 40 s per invocation on a 2-core machine.
+#   -t NAME=TREE  measure the source tree TREE (a checkout of this
+#                 repository, e.g. a git worktree of another commit) under
+#                 the name NAME; repeat it to measure several trees in one
+#                 batch. Without -t: this script's own tree, unnamed.
+#   -r RUNS       runs per cell in each invocation (default 20).
+#   LAYOUT        linker layout seeds (default: 0 5 9 13).
+#
+# Builds cmd/rootbench of each tree once per layout (go build
+# -ldflags=-randlayout=S, into OUT-DIR), then runs each configuration (1x1,
+# 2x2 on the shared queue, 2x2 with per-consumer queues) in each layout of
+# each tree, all the invocations in one random order, so that a drift of
+# the machine favours no tree, layout or configuration. Each invocation
+# writes OUT-DIR/[NAME-]CONFIG-LS.json; its header line on standard error
+# carries uptime's load. The ratios it prints are per invocation (with a
+# bootstrap interval) and per tree and configuration over the layouts
+# (geometric mean, Student's t): see results/run-ratio.py for what each
+# assumes. Compare two trees' estimates from one batch only. About 40 s per
+# invocation of 20 runs on a 2-core machine.
 set -eu
-if [ $# -lt 1 ]; then
-	echo "usage: $0 OUT-DIR [LAYOUT...] (e.g. /tmp/m23 0 5 9 13)" >&2
+usage() {
+	echo "usage: $0 [-r RUNS] [-t NAME=TREE]... OUT-DIR [LAYOUT...] (e.g. $0 -t main=/tmp/wt-main -t head=. /tmp/m23 0 5 9 13)" >&2
 	exit 2
-fi
+}
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=20
+trees= # NAME=TREE words, no spaces in either
+while getopts r:t: opt; do
+	case $opt in
+	r)
+		case $OPTARG in
+		'' | *[!0-9]* | 0)
+			echo "$0: -r \"$OPTARG\": the runs per cell, a positive integer" >&2
+			exit 2
+			;;
+		esac
+		runs=$OPTARG
+		;;
+	t)
+		name=${OPTARG%%=*} tree=${OPTARG#*=}
+		case $OPTARG in
+		*=*) ;;
+		*) name= ;;
+		esac
+		case $name in
+		'' | *[!A-Za-z0-9_]*)
+			echo "$0: -t \"$OPTARG\": give NAME=TREE, NAME of letters, digits and _ (e.g. main=/tmp/wt-main)" >&2
+			exit 2
+			;;
+		esac
+		case " $trees " in
+		*" $name="*)
+			echo "$0: -t $name: the name is given twice" >&2
+			exit 2
+			;;
+		esac
+		case $tree in
+		'' | *[[:space:]]*)
+			echo "$0: -t \"$OPTARG\": TREE is a directory name without spaces" >&2
+			exit 2
+			;;
+		esac
+		if [ ! -f "$tree/cmd/rootbench/main.go" ]; then
+			echo "$0: -t $name=$tree: no cmd/rootbench/main.go there; TREE is a checkout of this repository" >&2
+			exit 2
+		fi
+		trees="$trees $name=$(cd "$tree" && pwd)"
+		;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
 out=$1
 shift
 case $out in
@@ -37,24 +95,35 @@ for s in "$@"; do
 		;;
 	esac
 done
-root=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "$trees" ] || trees="=$root" # one tree, unnamed: files CONFIG-LS.json
 mkdir -p "$out"
-files=
-for s in "$@"; do
-	(cd "$root" && go build -ldflags=-randlayout="$s" -o "$out/rootbench-L$s" ./cmd/rootbench)
+for t in $trees; do
+	name=${t%%=*} tree=${t#*=}
+	for s in "$@"; do
+		echo "# building ${name:-the work tree} ($tree) in layout $s" >&2
+		(cd "$tree" && go build -ldflags=-randlayout="$s" -o "$out/${name:+$name-}rootbench-L$s" ./cmd/rootbench)
+	done
 done
-for job in $(for s in "$@"; do printf '1x1:%s\n2x2:%s\npc:%s\n' "$s" "$s" "$s"; done | shuf); do
-	cfg=${job%%:*} s=${job##*:}
+files=
+jobs=$(for t in $trees; do
+	for s in "$@"; do
+		for cfg in 1x1 2x2 pc; do printf '%s:%s:%s\n' "${t%%=*}" "$cfg" "$s"; done
+	done
+done | shuf)
+for job in $jobs; do
+	name=${job%%:*} rest=${job#*:}
+	cfg=${rest%%:*} s=${rest##*:}
 	case $cfg in
 	1x1) flags="--niters 20_000" ;;
 	2x2) flags="--producers 2 --consumers 2 --niters 10_000" ;;
 	pc) flags="--producers 2 --consumers 2 --niters 10_000 --queue per-consumer" ;;
 	esac
-	echo "# $cfg layout $s $(uptime)" >&2
+	echo "# ${name:+$name }$cfg layout $s $(uptime)" >&2
+	f="$out/${name:+$name-}$cfg-L$s.json"
 	# shellcheck disable=SC2086 # flags is a list of words
-	"$out/rootbench-L$s" run --cell boxroot-handle,boxroot -m 20 -M 20 --min-time 0 $flags \
-		--export-json "$out/$cfg-L$s.json" >/dev/null
-	files="$files $out/$cfg-L$s.json"
+	"$out/${name:+$name-}rootbench-L$s" run --cell boxroot-handle,boxroot -m "$runs" -M "$runs" --min-time 0 $flags \
+		--export-json "$f" >/dev/null
+	files="$files $f"
 done
 echo "# end $(uptime)" >&2
 # This invocation's files only: an OUT-DIR used before may hold others.
