@@ -12,125 +12,155 @@ import (
 // A pin costs the fast paths two calls into the runtime (procPin and
 // procUnpin), which the compiler cannot inline. asmPop and asmPushFreed
 // (cache_asm_linux_amd64.s, written by gen_cache.go) do in one call what
-// the pinned fast path does between the two: they read the P id from the
-// running goroutine (g.m.p.id), find the P's cache by the same kind of
-// tree of compares, and pop or push it. They run without a pin because
-// the runtime cannot take the P from them or run another goroutine on it
-// until they return, for the same reasons it cannot while a goroutine is
-// pinned:
+// the pinned fast path does between the two, on a cache per M rather than
+// per P: they read the id of the M (the OS thread) that runs the goroutine
+// (g.m.id), find that M's cache by the same kind of tree of compares, and
+// pop or push it. An M's cache has one user at a time without a pin:
 //
-//   - the runtime stops a running goroutine only at a call into it or at
-//     a function's stack check (synchronous preemption), or at an
-//     asynchronous safe point (a signal); these functions are NOSPLIT
-//     (no stack check), call nothing, and are assembly, which the
-//     runtime never treats as an asynchronous safe point (isAsyncSafePoint
-//     in runtime/preempt.go: "This is assembly code");
-//   - a P leaves a running M only when the M enters a system call, and
-//     these functions make none.
+//   - an M runs one goroutine at a time;
+//   - the goroutine cannot leave the M, and the M cannot run another
+//     goroutine, until the call returns: the runtime stops a running
+//     goroutine only at a call into it or at a function's stack check
+//     (synchronous preemption), or at an asynchronous safe point (a
+//     signal); these functions are NOSPLIT (no stack check), call
+//     nothing, and are assembly, which the runtime never treats as an
+//     asynchronous safe point (isAsyncSafePoint in runtime/preempt.go:
+//     "This is assembly code");
+//   - the slow paths (pinCache) take the M's cache pinned, and a pinned
+//     goroutine does not leave its M either.
 //
-// So, as under a pin, the P's cache is the caller's alone for the length
-// of the call, and a slow path, which pins (pinCache), never runs on the P
-// at the same time. The slot writes around the calls are ordered by the P
-// as they are around a pin: the goroutine that wrote a slot before a push
-// and the one that writes it after the pop that follows ran on this P, one
-// after the other.
+// The slot writes around the calls are ordered by the M: the goroutine
+// that wrote a slot before a push and the one that writes it after the pop
+// that follows ran on this M, one after the other, and the scheduler's
+// hand-over of the M orders them.
 //
-// The offsets of g.m, m.p and p.id are the runtime's own, which it does
-// not export: they are go1.26's on linux/amd64 (this file's build
-// constraint), from the runtime's go_asm.h:
+// Why the M and not the P: the M's id is one dependent load from the M
+// (g.m, m.id), the P's two (g.m, m.p, p.id), and the message-passing
+// workload, whose every create and delete finds its cache, runs faster for
+// it (results/boxroot-handle-bench.md, "A cache per M instead of per P").
+// The cost is in memory: a cache belongs to every M that ran drop-in code
+// (and whose id is below maxCaches), not to every P; a program's Ms are
+// its Ps' plus those blocked in system calls or cgo calls, locked to a
+// goroutine (runtime.LockOSThread), or idle. The slots an idle M's cache
+// holds wait for it to run drop-in code again; those of an M that exited
+// (a goroutine that ended locked to it) stay cached for good.
+//
+// The offsets of g.m and m.id are the runtime's own, which it does not
+// export: they are go1.26's on linux/amd64 (this file's build constraint),
+// from the runtime's go_asm.h:
 //
 //	go build -work -a runtime   # then grep the work directory's go_asm.h
-//	                            # for g_m, m_curg, m_p, p_id and p_m
+//	                            # for g_m, m_curg and m_id
 //
 // asmCaches holds only if layoutHolds confirms them on the running
-// program's own structures; otherwise the fast paths pin as on every other
-// platform. After that, every slow path (pinCache) checks the P id the
-// assembly reads against procPin's. TestAsmCachesOn checks that asmCaches
-// holds with the toolchain that runs the tests, TestAsmPid that the
-// assembly finds the P that procPin reports on every P,
+// program's own structures, at package initialization; otherwise the fast
+// paths pin, per P, as on every other platform. TestAsmCachesOn checks that
+// asmCaches holds with the toolchain that runs the tests, TestAsmMid that
+// the assembly reads a distinct, stable id on every M of many, and
 // TestLayoutHoldsRefusesWrongOffsets that wrong offsets are refused without
-// a crash, and TestAsmPidAgrees the slow paths' check.
+// a crash.
 const (
 	runtimeGM    = 48  // runtime.g.m
 	runtimeMCurg = 184 // runtime.m.curg, for layoutHolds only
-	runtimeMP    = 208 // runtime.m.p
-	runtimePID   = 0   // runtime.p.id, an int32
-	runtimePM    = 48  // runtime.p.m, for layoutHolds only
+	runtimeMID   = 232 // runtime.m.id, an int64
 )
 
 // runtimeLayout is where the runtime keeps, as byte offsets in its
-// structures, what the assembly reads (gM, mP, pID) and the two back
-// pointers layoutHolds checks them with (mCurg, pM).
-type runtimeLayout struct{ gM, mCurg, mP, pID, pM uintptr }
+// structures, what the assembly reads (gM, mID) and the back pointer
+// layoutHolds checks gM with (mCurg).
+type runtimeLayout struct{ gM, mCurg, mID uintptr }
 
 // go126Layout is the layout the assembly is assembled with.
-var go126Layout = runtimeLayout{runtimeGM, runtimeMCurg, runtimeMP, runtimePID, runtimePM}
+var go126Layout = runtimeLayout{runtimeGM, runtimeMCurg, runtimeMID}
 
 // asmCaches reports whether the fast paths use asmPop and asmPushFreed
-// rather than pinning: whether the runtime's layout is go126Layout.
-var asmCaches = layoutHolds(go126Layout)
+// rather than pinning: whether the runtime's layout is go126Layout. It is
+// decided during package initialization, which the runtime runs on the
+// main goroutine locked to m0, the first M, whose id is 0 (runtime.main:
+// "Lock the main goroutine onto this, the main OS thread, during
+// initialization"): so m.id must read 0 here, besides what layoutHolds
+// checks. A program that initializes this package elsewhere (a plugin)
+// reads another id and gets the pinned fast paths, which are correct
+// everywhere.
+var asmCaches = func() bool {
+	id, ok := layoutHolds(go126Layout)
+	return ok && id == 0
+}()
 
-// layoutHolds reports whether l is the running runtime's layout. It
-// follows l from the calling goroutine to its M and back (m.curg is the
-// goroutine), and from the M to its P and back (p.m is the M), and checks
-// the P's id against procPin's. A wrong offset reads some other word: a
-// back pointer that matches by chance is not a practical risk, and a read
-// of an address that is not mapped panics (debug.SetPanicOnFault) and is
-// recovered as false. A wrong p.id offset can hold this one P's id by
-// chance (p.status is 1 on a running P): pinCache's check covers it on
-// every P that reaches a slow path. The goroutine is locked to its M
-// throughout, and not pinned (a fault while pinned could not be
-// recovered).
-func layoutHolds(l runtimeLayout) (ok bool) {
+// maxMID bounds the M ids layoutHolds accepts: the runtime numbers its Ms
+// from 0, one per thread it ever made, so a word above this is not an id
+// (a heap pointer is above 2^38).
+const maxMID = 1 << 32
+
+// layoutHolds reports whether l is the running runtime's layout, and the M
+// id it reads for the calling goroutine. It follows l from the calling
+// goroutine to its M and back (m.curg is the goroutine), and reads m.id
+// there and, at the same time, on a second goroutine locked to another
+// thread: each must read a number below maxMID, the same before and after
+// the goroutine yields, and the two must differ. A wrong offset reads
+// some other word: a back pointer that matches by chance is not a
+// practical risk, nor is another per-thread number that passes these
+// checks and reads 0 on m0 too (see asmCaches); a read of an address that
+// is not mapped panics (debug.SetPanicOnFault) and is recovered as false.
+// Both goroutines are locked to their threads throughout, and not pinned
+// (a fault while pinned could not be recovered).
+func layoutHolds(l runtimeLayout) (id int64, ok bool) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	id, ok = readMID(l)
+	if !ok {
+		return 0, false
+	}
+	type reading struct {
+		id int64
+		ok bool
+	}
+	other := make(chan reading)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		id, ok := readMID(l)
+		other <- reading{id, ok}
+	}()
+	// This goroutine stays locked to its thread while the other reads:
+	// the two run on different Ms.
+	r := <-other
+	if again, okAgain := readMID(l); !okAgain || again != id {
+		return 0, false
+	}
+	return id, r.ok && r.id != id
+}
+
+// readMID returns the calling goroutine's M id as l places it, twice read
+// with a yield between (the caller is locked to its thread, so the M is
+// the same), and whether l's g.m and m.curg hold and the id is a number
+// below maxMID that stayed the same.
+func readMID(l runtimeLayout) (id int64, ok bool) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if recover() != nil {
-			ok = false
+			id, ok = 0, false
 		}
 	}()
 	g := asmG()
 	m := peek(g + l.gM)
 	if m == 0 || peek(m+l.mCurg) != g {
-		return false
+		return 0, false
 	}
-	// The P may change between the reads (the goroutine is not pinned):
-	// a few tries, each bracketed by procPin's id.
-	for range 8 {
-		before := pid()
-		p := peek(m + l.mP)
-		if p == 0 {
-			return false // a running goroutine's M has a P
-		}
-		id, pm := int32(peek(p+l.pID)), peek(p+l.pM)
-		if after := pid(); before == after {
-			return id == int32(before) && pm == m
-		}
+	first := peek(m + l.mID)
+	runtime.Gosched()
+	if peek(m+l.mID) != first || first >= maxMID {
+		return 0, false
 	}
-	return false
+	return int64(first), true
 }
 
-// asmPidAgrees reports whether the assembly reads id, the pinned caller's
-// P id from procPin. pinCache asks it at every slow path: a check, after
-// layoutHolds, of p.id's offset, which layoutHolds can confirm only against
-// the one P it runs on (a wrong offset can hold the same small number
-// there, as p.status, 1 on a running P, does on P 1).
-func asmPidAgrees(id int) bool { return asmPid() == id }
-
-// pid returns the id of the P the caller ran on.
-func pid() int {
-	id := procPin()
-	procUnpin()
-	return id
-}
-
-// asmPop is pcache.pop on the calling P's cache; 0 if it is empty or the P
+// asmPop is pcache.pop on the calling M's cache; 0 if it is empty or the M
 // has none.
 func asmPop() Handle
 
-// asmPushFreed is pcache.pushFreed on the calling P's cache; false if it
-// is full or the P has none.
+// asmPushFreed is pcache.pushFreed on the calling M's cache; false if it
+// is full or the M has none.
 func asmPushFreed(h Handle) bool
 
 // asmPopFrom and asmPushFreedTo are asmPop's and asmPushFreed's bodies on
@@ -139,11 +169,11 @@ func asmPopFrom(c *pcache) Handle
 func asmPushFreedTo(c *pcache, h Handle) bool
 
 // asmTreeCache returns the cache that asmPop's and asmPushFreed's tree
-// finds for P id, or nil, for TestAsmTree.
+// finds for id, or nil, for TestAsmTree.
 func asmTreeCache(id uint) *pcache
 
-// asmPid returns the P id as asmPop and asmPushFreed read it.
-func asmPid() int
+// asmMid returns the M id as asmPop and asmPushFreed read it.
+func asmMid() int
 
 // asmG returns the address of the calling goroutine's g.
 func asmG() uintptr

@@ -5,7 +5,7 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// The drop-in API's cache operations on the calling P's cache, without a
+// The drop-in API's cache operations on the calling M's cache, without a
 // pin (see cache_asm_linux_amd64.go, which declares them and says why the
 // runtime cannot preempt them). Each function is NOSPLIT, calls nothing
 // and has no frame.
@@ -14,8 +14,7 @@
 TEXT ·asmPop(SB), NOSPLIT, $0-8
 	MOVQ (TLS), AX
 	MOVQ const_runtimeGM(AX), AX
-	MOVQ const_runtimeMP(AX), AX
-	MOVLQZX const_runtimePID(AX), AX
+	MOVQ const_runtimeMID(AX), AX
 	CMPQ AX, $16
 	JAE pop_far
 	CMPQ AX, $8
@@ -119,8 +118,7 @@ pop_empty:
 TEXT ·asmPushFreed(SB), NOSPLIT, $0-9
 	MOVQ (TLS), AX
 	MOVQ const_runtimeGM(AX), AX
-	MOVQ const_runtimeMP(AX), AX
-	MOVLQZX const_runtimePID(AX), AX
+	MOVQ const_runtimeMID(AX), AX
 	CMPQ AX, $16
 	JAE push_far
 	CMPQ AX, $8
@@ -379,12 +377,11 @@ tree_none:
 	MOVQ $0, ret+8(FP)
 	RET
 
-// func asmPid() int
-TEXT ·asmPid(SB), NOSPLIT, $0-8
+// func asmMid() int
+TEXT ·asmMid(SB), NOSPLIT, $0-8
 	MOVQ (TLS), AX
 	MOVQ const_runtimeGM(AX), AX
-	MOVQ const_runtimeMP(AX), AX
-	MOVLQZX const_runtimePID(AX), AX
+	MOVQ const_runtimeMID(AX), AX
 	MOVQ AX, ret+0(FP)
 	RET
 

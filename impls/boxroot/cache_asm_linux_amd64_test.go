@@ -4,6 +4,7 @@ package boxroot
 
 import (
 	"runtime"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -25,38 +26,62 @@ func TestAsmCachesOn(t *testing.T) {
 	}
 }
 
-// TestAsmPid checks that the assembly reads the id of the P the caller
-// runs on, the one procPin reports, on every P of many.
-func TestAsmPid(t *testing.T) {
-	seen := onManyPs(200, func() func() (int, bool) {
-		return func() (int, bool) {
-			id := procPin()
-			got := asmPid()
-			procUnpin()
-			if got != id {
-				t.Errorf("asmPid() = %d on P %d", got, id)
-				return id, false
+// TestAsmMid checks that the assembly reads the id of the M the caller
+// runs on: many goroutines, each locked to its own thread at the same
+// time, read ids that are distinct, the same as pinID's, and the same
+// after the goroutine yields.
+func TestAsmMid(t *testing.T) {
+	const workers = 3 * directCaches
+	ids := make([]int, workers)
+	var locked, done sync.WaitGroup
+	locked.Add(workers)
+	release := make(chan struct{})
+	for i := range workers {
+		done.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			ids[i] = asmMid()
+			locked.Done()
+			<-release // every worker holds its thread until all have read
+			for range 20 {
+				runtime.Gosched()
+				pinned := pinID()
+				procUnpin()
+				if got := asmMid(); got != ids[i] || pinned != ids[i] {
+					t.Errorf("worker %d: asmMid() read %d, then %d, and pinID %d on the same locked thread", i, ids[i], got, pinned)
+					return
+				}
 			}
-			return id, true
-		}
-	})
-	if len(seen) < 2 {
-		t.Errorf("ran on %d P(s) only", len(seen))
+		})
 	}
-	t.Logf("checked on %d of %d Ps", len(seen), directCaches+8)
+	locked.Wait()
+	close(release)
+	done.Wait()
+	seen := map[int]int{}
+	above := 0
+	for i, id := range ids {
+		if j, dup := seen[id]; dup {
+			t.Errorf("workers %d and %d, locked to different threads, read M id %d", j, i, id)
+		}
+		seen[id] = i
+		if id >= directCaches {
+			above++
+		}
+	}
+	t.Logf("%d distinct M ids (%d beyond the tree's leaves)", len(seen), above)
 }
 
 // TestAsmTree checks every leaf of the assembly's tree, and its default
 // path, against the Go fast paths' (treeCache, which TestCacheTree
-// checks): P id i gets caches[i], a P beyond maxCaches none.
+// checks): id i gets caches[i], an id beyond maxCaches none.
 func TestAsmTree(t *testing.T) {
 	for id := range uint(maxCaches + 2) {
 		if got, want := asmTreeCache(id), treeCache(id); got != want {
-			t.Errorf("P %d: the assembly's tree finds %p, the Go tree %p", id, got, want)
+			t.Errorf("id %d: the assembly's tree finds %p, the Go tree %p", id, got, want)
 		}
 	}
 	if asmTreeCache(1<<40) != nil {
-		t.Error("P 1<<40: the assembly's tree finds a cache")
+		t.Error("id 1<<40: the assembly's tree finds a cache")
 	}
 }
 
@@ -96,36 +121,26 @@ func TestAsmCacheModel(t *testing.T) {
 
 // TestLayoutHoldsRefusesWrongOffsets checks that layoutHolds says no, and
 // does not crash, when an offset is wrong: one that reads another pointer
-// of the same structure, one that reads a small number (and faults at a
-// low address), and one that reads far past the structure. (A wrong p.id
-// offset that holds this P's id by chance passes layoutHolds: pinCache's
-// check, TestAsmPidAgrees, is the one for it.)
+// of the same structure, one that reads a word that is the same on every
+// M, one that reads a small number (and faults at a low address), and one
+// that reads far past the structure.
 func TestLayoutHoldsRefusesWrongOffsets(t *testing.T) {
-	if !layoutHolds(go126Layout) {
+	if id, ok := layoutHolds(go126Layout); !ok {
 		t.Fatal("go1.26's layout does not hold")
+	} else if id == 0 {
+		t.Error("go1.26's layout reads M id 0, m0's, on a test's goroutine locked to its thread")
 	}
 	for name, l := range map[string]runtimeLayout{
-		"m.p at m.g0":           {runtimeGM, runtimeMCurg, 0, runtimePID, runtimePM},
-		"g.m at g.goid":         {152, runtimeMCurg, runtimeMP, runtimePID, runtimePM},
-		"m.curg one word off":   {runtimeGM, runtimeMCurg + 8, runtimeMP, runtimePID, runtimePM},
-		"p.m one word off":      {runtimeGM, runtimeMCurg, runtimeMP, runtimePID, runtimePM + 8},
-		"p.id at p.m":           {runtimeGM, runtimeMCurg, runtimeMP, runtimePM, runtimePM},
-		"m.p past the M by 1TB": {runtimeGM, runtimeMCurg, 1 << 40, runtimePID, runtimePM},
+		"g.m at g.goid":          {152, runtimeMCurg, runtimeMID},
+		"m.curg one word off":    {runtimeGM, runtimeMCurg + 8, runtimeMID},
+		"m.id at m.g0":           {runtimeGM, runtimeMCurg, 0},
+		"m.id at m.curg":         {runtimeGM, runtimeMCurg, runtimeMCurg},
+		"m.id at m.mallocing":    {runtimeGM, runtimeMCurg, runtimeMID + 8},
+		"m.id past the M by 1TB": {runtimeGM, runtimeMCurg, 1 << 40},
 	} {
-		if layoutHolds(l) {
+		if _, ok := layoutHolds(l); ok {
 			t.Errorf("%s: layoutHolds accepts %+v", name, l)
 		}
-	}
-}
-
-// TestAsmPidAgrees checks the slow paths' check of the P id (pinCache):
-// it agrees with procPin's id, and not with another.
-func TestAsmPidAgrees(t *testing.T) {
-	id := procPin()
-	same, other := asmPidAgrees(id), asmPidAgrees(id+1)
-	procUnpin()
-	if !same || other {
-		t.Errorf("on P %d: asmPidAgrees(%d) = %v, asmPidAgrees(%d) = %v; want true, false", id, id, same, id+1, other)
 	}
 }
 

@@ -6,8 +6,7 @@ package boxroot
 // with Go 1.26 (cache_asm_linux_amd64.go); here the fast paths pin.
 const asmCaches = false
 
-// asmPop, asmPushFreed and asmPidAgrees are never called: asmCaches is
-// false.
+// asmPop, asmPushFreed and asmMid are never called: asmCaches is false.
 func asmPop() Handle           { panic("boxroot: no assembly fast paths here") }
 func asmPushFreed(Handle) bool { panic("boxroot: no assembly fast paths here") }
-func asmPidAgrees(int) bool    { panic("boxroot: no assembly fast paths here") }
+func asmMid() int              { panic("boxroot: no assembly fast paths here") }

@@ -39,22 +39,27 @@ func TestCacheFastPathsGenerated(t *testing.T) {
 	}
 }
 
-// TestFastPathsUseTheirPsCache checks that NewHandle and Delete, and the
-// cell's Create and Delete, use the cache of the P they run on, through the
-// tree's leaves and its default path: it runs them pinned (procPin nests),
-// with more Ps than the tree has leaves, and checks that each create took
-// the top of that P's cache and each delete put the slot back there.
+// TestFastPathsUseTheirCache checks that NewHandle and Delete, and the
+// cell's Create and Delete, use the cache of the M (assembly fast paths)
+// or P (pinned ones) they run on, the one pinID names, through the tree's
+// leaves and its default path: it runs them pinned (procPin nests), with
+// more Ps than the tree has leaves, and checks that each create took the
+// top of that cache and each delete put the slot back there.
 // gen_cache.go writes every leaf from one template, so the leaves the test
 // reaches stand for the others (TestCacheTree checks the tree's every
 // leaf), and TestCacheFastPathsGenerated keeps the file to the template.
-func TestFastPathsUseTheirPsCache(t *testing.T) {
+func TestFastPathsUseTheirCache(t *testing.T) {
 	seen := onManyPs(20, func() func() (int, bool) {
 		hd := HandleImpl().NewDomain()
 		return func() (int, bool) {
-			// Make sure the P's cache has a handle and room (the slow
+			// Make sure the cache has a handle and room (the slow
 			// paths may not run pinned); then check, pinned.
 			NewHandle(nil).Delete()
-			id := procPin()
+			id := pinID()
+			if id >= maxCaches {
+				procUnpin()
+				return -1, true
+			}
 			c := &caches[id]
 			if c.len() == 0 || c.len() == cacheSize {
 				procUnpin()
@@ -73,7 +78,7 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 			back2 := c.sl[(c.top-1)%cacheSize] == h2+tagOne
 			procUnpin()
 			if !took || !back || !took2 || !back2 {
-				t.Errorf("on P %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v; the cell's Create took %#x (top %#x), Delete put back %v",
+				t.Errorf("cache %d: NewHandle took %#x (its cache's top: %#x), Delete put back %v; the cell's Create took %#x (top %#x), Delete put back %v",
 					id, h, top, back, h2, top2, back2)
 				return id, false
 			}
@@ -86,7 +91,7 @@ func TestFastPathsUseTheirPsCache(t *testing.T) {
 			above++
 		}
 	}
-	t.Logf("checked on %d of %d Ps (%d beyond the tree's leaves)", len(seen), directCaches+8, above)
+	t.Logf("checked %d caches (%d beyond the tree's leaves) with %d Ps", len(seen), above, directCaches+8)
 }
 
 // onManyPs raises GOMAXPROCS beyond the fast paths' tree's leaves and runs

@@ -10,7 +10,8 @@ import "testing"
 // drop-in API and on pdomain-checked (a domain of the domain API per P),
 // and reports the pools each allocator held at its peak against the pools
 // that the peak of live handles needs (peak-pools/need). TestDropInChurn
-// holds the drop-in API to 1.25 times the need plus one pool per P; this
+// holds the drop-in API to 1.25 times the need plus one pool per cache in
+// use; this
 // prices the same bound for the domain-per-P design, which TestDropInChurn
 // cannot run. Not under -race (pdomain-checked's exclusion is the pins').
 //

@@ -49,23 +49,29 @@
 // slots (67107840 handles) are in use; ..."), with no lock held and the
 // allocator consistent: once handles are deleted, creates succeed again.
 // In the domain API a domain's free slots serve that domain (and, once it
-// closes, any domain); in the drop-in API the free slots cached by the
-// other Ps (at most 1024 per P) are out of the creating goroutine's reach.
+// closes, any domain); in the drop-in API the free slots cached by other
+// threads (at most 1024 per cache) are out of the creating goroutine's
+// reach.
 //
 // Memory. Pools follow the peak of live handles. A domain takes a new pool
 // only when its own have no room; wholly free pools go back to the
 // allocator, which keeps 8 and releases the rest to the garbage collector.
 // The drop-in API allocates a pool only when its depot has no free slot,
 // so its pools number at most (live + cached) / 1024, rounded up, where
-// cached is at most 1024 per P (a slot counts as live from the pop in
-// NewHandle to the push in Delete). A pool whose every slot is back
+// cached is at most 1024 per cache in use: one per M (OS thread) that ran
+// drop-in code where the fast paths run in assembly, one per P where they
+// pin (a slot counts as live from the pop in NewHandle to the push in
+// Delete). An idle thread's cache keeps its slots until the thread runs
+// drop-in code again, and that of a thread that exited (a goroutine ended
+// while locked to it) keeps them for good; ids from 1024 on have no
+// cache. A pool whose every slot is back
 // on its free list is kept for reuse; beyond 8 such pools, those unused
 // for sixteen times the allocator's capacity in handle traffic are
 // released (so a workload whose live handles swing between zero and a
 // peak keeps its pools). TestDropInChurn
 // checks this under goroutine churn: 150 waves of 64 goroutines stay
 // within 1.25 times the pools that the peak of live handles needs, plus
-// one per P, and once everything is deleted no pool is kept but the empty
+// one per cache in use, and once everything is deleted no pool is kept but the empty
 // ones and those holding a cached slot.
 //
 // # Domains
@@ -97,36 +103,39 @@
 //
 // # The drop-in API
 //
-// Free slots live in two tiers, as in a memory allocator's per-CPU caches: a
-// cache per P of up to 1024 free slots, kept as the handles their next
-// creates return (a double-ended queue whose top is used as a stack, so that
-// a goroutine that creates and deletes in turn reuses warm slots), and a
+// Free slots live in two tiers, as in a memory allocator's per-CPU caches:
+// caches of up to 1024 free slots, kept as the handles their next creates
+// return (a double-ended queue whose top is used as a stack, so that a
+// goroutine that creates and deletes in turn reuses warm slots), and a
 // depot under one mutex: magazines (batches of 512 handles passed on whole
 // from the cache that gave them back to the next that takes one, without
-// touching the slots) and the pools' local free lists. NewHandle makes sure
-// no other goroutine can run on its P, finds the P's cache through a tree
-// of compares on the P id (a constant address per leaf, so that the
-// processor loads the cache on predicted branches instead of waiting for
-// the id), pops a handle from it, lets go of the P, and writes the value
-// into the handle's slot. On linux/amd64 with Go 1.26 it does the middle
-// in one assembly call, which the runtime cannot preempt (assembly is
-// never an asynchronous safe point) and which reads the P id from the
-// goroutine's M itself; its offsets into the runtime's structures are
-// checked against the running program at start, and the P id it reads
-// against procPin's at every slow path (cache_asm_linux_amd64.go).
-// Elsewhere, under -race, with the purego build tag, or if the check
-// fails, it pins the goroutine to its P (runtime.procPin and procUnpin, as
-// sync.Pool does: two calls into the runtime, which the compiler cannot
-// inline). Delete checks the handle's
-// tag, writes the free mark, advances the tag, and pushes the slot's next
-// handle onto its own P's cache the same way: on top if this P handed the
-// slot out last, else at the bottom, so that two Ps do not come to reuse
-// two slots of one cache line (false sharing) after goroutines moved
-// between them: each P's top stays among its own slots. Neither takes a
-// lock or an atomic read-modify-write. An empty cache takes 512 slots from
-// the depot, a full one gives its bottom 512 back, copied between the
-// cache and the depot under the depot's mutex while pinned (the slow paths
-// always pin); the depot allocates a pool only when it has no free slot.
+// touching the slots) and the pools' local free lists. NewHandle finds
+// its cache while no other goroutine can use it, pops a handle from it,
+// and writes the value into the handle's slot. On linux/amd64 with Go
+// 1.26 the cache is the M's (the OS thread's), and the middle is one
+// assembly call, which the runtime cannot preempt (assembly is never an
+// asynchronous safe point), so the goroutine cannot leave its M, nor the M
+// run another goroutine, until it returns; it reads the M's id from the
+// goroutine's M (g.m.id), and its offsets into the runtime's structures
+// are checked against the running program at start
+// (cache_asm_linux_amd64.go). Elsewhere, under -race, with the purego
+// build tag, or if the check fails, the cache is the P's, and NewHandle
+// pins the goroutine to its P (runtime.procPin and procUnpin, as sync.Pool
+// does: two calls into the runtime, which the compiler cannot inline).
+// Either way it finds the cache through a tree of compares on the id (a
+// constant address per leaf, so that the processor loads the cache on
+// predicted branches instead of waiting for the id). Delete checks the
+// handle's tag, writes the free mark, advances the tag, and pushes the
+// slot's next handle onto its own cache the same way: on top if this cache
+// handed the slot out last, else at the bottom, so that two caches do not
+// come to reuse two slots of one cache line (false sharing) after
+// goroutines moved between threads: each cache's top stays among its own
+// slots. Neither takes a lock or an atomic read-modify-write. An empty
+// cache takes 512 slots from the depot, a full one gives its bottom 512
+// back, copied between the cache and the depot under the depot's mutex
+// while pinned (the slow paths always pin, and a pinned goroutine stays on
+// its M as well as its P); the depot allocates a pool only when it has no
+// free slot.
 // Under the race detector each cache is guarded by a mutex instead of the
 // pin (cache_race.go), so that the detector sees the ordering the pin
 // provides.
@@ -154,13 +163,16 @@
 // field (at Delete), and it does so before the slot reaches any free list;
 // creators read it after taking the slot from a free list, ordered by the
 // list's synchronisation (the owner's own list, the delayed list's
-// CAS/Swap, the P's pin, or the depot's mutex).
+// CAS/Swap, the M's or P's exclusive use of its cache, or the depot's
+// mutex).
 //
-// Drop-in caches: a P's cache is used only by a goroutine pinned to that
-// P or inside the assembly fast paths on it; in either state no other
-// goroutine can run on the P until it ends, and successive users of a P
-// are ordered by the scheduler. A slot leaves the cache before its value is
-// written, and Delete writes a slot before caching it.
+// Drop-in caches: an M's cache is used only by a goroutine inside the
+// assembly fast paths on that M or pinned on it, a P's only by a goroutine
+// pinned to that P; in either state the goroutine stays on its M and P and
+// no other goroutine runs on them until it ends, and successive users of
+// an M or a P are ordered by the scheduler. A slot leaves the cache
+// before its value is written, and Delete writes a slot before caching
+// it.
 //
 // Reading: Get reads a slot with plain loads. The creator's write of the
 // slot happens before the handle reached the reader; a Get racing with the
@@ -198,9 +210,9 @@
 // visit to the depot; the domain API pays neither. Its unpinned-floor case
 // is the drop-in caches and depot with the pins taken out (a private cache
 // per worker), its pinned-floor case the same with the pins put back: the
-// drop-in API if finding the P's cache were free. Its dropin-indexed case
-// is the drop-in API with its cache at &caches[id], where every load of
-// the cache waits for the P id: what the tree saves. Its nocopy-floor
+// drop-in API if finding its cache were free. Its dropin-indexed case is
+// the pinned drop-in API with its cache at &caches[id], where every load
+// of the cache waits for the P id: what the tree saves. Its nocopy-floor
 // case is the unpinned floor without the magazines' copies. Its
 // domain-pins-floor case is the domain API with the drop-in API's pins
 // around each create and delete: the least any drop-in design that pins

@@ -42,7 +42,7 @@ func TestDropInReuse(t *testing.T) {
 
 // TestDropInPassAround has goroutines create handles and pass half of
 // them to another goroutine to check and delete, so that handles go back
-// to other Ps' caches and through the depot. Meaningful under -race.
+// to other threads' caches and through the depot. Meaningful under -race.
 func TestDropInPassAround(t *testing.T) {
 	const workers, rounds, batch = 8, 20, 700
 	inbox := make([]chan []Handle, workers)

@@ -2,7 +2,7 @@
 
 // gen_cache writes cache_norace.go, the drop-in API's fast paths for the
 // real build, and cache_asm_linux_amd64.s, their cache operations in
-// assembly, each with a leaf per P id below directCaches in a tree of
+// assembly, each with a leaf per id below directCaches in a tree of
 // compares (see the comments in the files it writes). Run it with
 // go generate ./impls/boxroot; TestCacheFastPathsGenerated checks that the
 // files are what it writes.
@@ -20,7 +20,7 @@ import (
 	"text/template"
 )
 
-// directCaches is how many P ids get a leaf of their own.
+// directCaches is how many ids (M or P) get a leaf of their own.
 const directCaches = 16
 
 func main() {
@@ -47,7 +47,7 @@ func main() {
 	}
 }
 
-// byID returns the code that runs leaf for P id (a variable of the code it
+// byID returns the code that runs leaf for id (a variable of the code it
 // is in): a tree of compares with a leaf per id below directCaches, in
 // which leaf's K is that id as a constant, and leaf with K = id for the
 // other ids below maxCaches.
@@ -74,44 +74,53 @@ var file = template.Must(template.New("file").Funcs(template.FuncMap{"byID": byI
 
 package boxroot
 
-// The drop-in API's fast paths, pinned to the P: while pinned, no other
-// goroutine runs on the P and the goroutine is not preempted, so the P's
-// cache is the caller's alone, without an atomic operation or a lock (as
-// sync.Pool's per-P private slot). cache_race.go has the same fast paths
-// for the race detector.
+// The drop-in API's fast paths. Each finds the calling goroutine's cache
+// and pops or pushes it while no other goroutine can use that cache, so
+// without an atomic operation or a lock:
 //
-// Where asmCaches holds (linux/amd64 with Go 1.26, see
-// cache_asm_linux_amd64.go), they do the same without the pin's two calls
-// into the runtime: asmPop and asmPushFreed, in assembly that the runtime
-// cannot preempt, find the P's cache and pop or push it in one call.
+//   - where asmCaches holds (linux/amd64 with Go 1.26, see
+//     cache_asm_linux_amd64.go), in one assembly call that the runtime
+//     cannot preempt (asmPop, asmPushFreed), on the cache of the M (the OS
+//     thread) that runs it: an M runs one goroutine at a time, and that
+//     goroutine cannot leave the M inside the call;
+//   - elsewhere, pinned to the P (procPin, as sync.Pool's per-P private
+//     slot), on the P's cache: while pinned, no other goroutine runs on the
+//     P and the goroutine is not preempted. cache_race.go has these fast
+//     paths, with a lock per cache, for the race detector.
 //
-// The fast paths find the P's cache through a tree of compares on the P
-// id, a constant address per leaf, rather than at &caches[id]. The id
-// comes at the end of a chain of dependent loads (the goroutine's M, its
-// P, the P's id), and every load of the cache at &caches[id] waits for it.
-// The tree turns that data dependency into branches: the processor
-// predicts them (a goroutine stays on its P for many handles), loads the
-// cache at the leaf's constant address while the id is still on its way,
-// and checks the guess when the id arrives. It is a tree, not a switch,
-// because a switch this size compiles to a jump table, whose indirect jump
-// cost the single goroutine more than the tree does; and it stops at
-// directCaches leaves, each level of compares costing the single
-// goroutine a little more. Ps from directCaches on take &caches[id]. The
-// costs, and the commands that measure them, are in
-// results/boxroot-handle-bench.md ("The P id's chain of loads"); the
-// "dropin-indexed" case of BenchmarkHandleCrossThread is this API with its
-// cache at &caches[id], beside it in the same run.
+// The slow paths (pinCache) pin and take the same cache as the fast paths
+// of their build: the M's or the P's. A pinned goroutine stays on its M as
+// well as on its P, so either way a cache has one user at a time.
+//
+// The fast paths find the cache through a tree of compares on the id (the
+// M's or the P's), a constant address per leaf, rather than at
+// &caches[id]. The id comes at the end of a chain of dependent loads (the
+// goroutine's M, and for a P id the M's P and the P's id), and every load
+// of the cache at &caches[id] waits for it. The tree turns that data
+// dependency into branches: the processor predicts them (a goroutine stays
+// on its M and P for many handles), loads the cache at the leaf's constant
+// address while the id is still on its way, and checks the guess when the
+// id arrives. It is a tree, not a switch, because a switch this size
+// compiles to a jump table, whose indirect jump cost the single goroutine
+// more than the tree does; and it stops at directCaches leaves, each level
+// of compares costing the single goroutine a little more. Ids from
+// directCaches on take &caches[id]. The costs, and the commands that
+// measure them, are in results/boxroot-handle-bench.md ("The P id's chain
+// of loads", "A cache per M instead of per P"); the "dropin-indexed" case
+// of BenchmarkHandleCrossThread is the pinned API with its cache at
+// &caches[id], beside it in the same run.
 
-// directCaches is how many P ids have a leaf of their own, with their
-// cache at a constant address, in the fast paths' tree.
+// directCaches is how many ids have a leaf of their own, with their cache
+// at a constant address, in the fast paths' tree.
 const directCaches = {{.N}}
 
 // NewHandle roots v and returns a handle for it, like runtime/cgo.NewHandle.
 // Any goroutine may call it; the handle is valid until Delete. It pops a
-// free slot's handle from the calling P's cache (no atomic operation, no
-// lock) and writes v into the slot; an empty cache takes a batch from the
-// depot. When every one of MaxHandles slots is live or cached, it panics
-// with an error wrapping ErrFull, no lock held.
+// free slot's handle from the calling goroutine's cache, its M's or its
+// P's (no atomic operation, no lock), and writes v into the slot; an empty
+// cache takes a batch from the depot. When every one of MaxHandles slots
+// is live or cached, it panics with an error wrapping ErrFull, no lock
+// held.
 func NewHandle(v any) Handle {
 {{template "create"}}}
 
@@ -119,7 +128,8 @@ func NewHandle(v any) Handle {
 // panics if the handle is invalid or already deleted. It checks the
 // handle's tag, writes the slot's free mark (dropping the value) and
 // advances the tag, then pushes the slot's next handle onto the calling
-// P's cache; a full cache gives its oldest half back to the depot.
+// goroutine's cache, its M's or its P's; a full cache gives its oldest half
+// back to the depot.
 func (h Handle) Delete() {
 {{template "delete"}}}
 
@@ -141,21 +151,25 @@ func (hd *handleDomain) Delete(h Handle) {
 	hd.deletes++
 {{template "delete"}}}
 
-// pinCache pins the calling goroutine to its P and returns the P's slot
-// cache; the caller has it to itself until unpinCache. It returns nil
-// (unpinned) when the P has no cache (its id is maxCaches or more).
-// Between the two calls the caller must not block, allocate or take a
-// lock. (The slow paths' form of the pin above.) Where the fast paths run
-// in assembly, it also checks that the assembly reads this P's id: a
-// mismatch means the runtime's layout is not the one layoutHolds accepted,
-// and two Ps may have used one cache, so it panics, pinned: the runtime
-// prints the message and makes it fatal ("panic holding locks").
-func pinCache() *pcache {
+// pinID pins the calling goroutine to its P (and so to its M) and returns
+// the id its cache is indexed by: the M's id where the fast paths run in
+// assembly (asmCaches), the P's where they pin. The caller ends the pin
+// with procUnpin.
+func pinID() int {
 	id := procPin()
-	if asmCaches && !asmPidAgrees(id) {
-		panic("boxroot: the assembly fast paths read another P id than procPin's: the runtime's layout is not the one they were written for (build with -tags purego)")
+	if asmCaches {
+		id = asmMid()
 	}
-	if uint(id) < maxCaches {
+	return id
+}
+
+// pinCache pins the calling goroutine and returns the cache its build's
+// fast paths use (see pinID); the caller has it to itself until
+// unpinCache. It returns nil (unpinned) when the id has no cache (it is
+// maxCaches or more). Between the two calls the caller must not block,
+// allocate or take a lock. (The slow paths' form of the fast paths.)
+func pinCache() *pcache {
+	if id := pinID(); uint(id) < maxCaches {
 		return &caches[id]
 	}
 	procUnpin()
@@ -165,7 +179,7 @@ func pinCache() *pcache {
 // unpinCache ends pinCache.
 func unpinCache(*pcache) { procUnpin() }
 
-// treeCache returns the cache the fast paths' tree finds for P id, or
+// treeCache returns the cache the fast paths' tree finds for id, or
 // nil: the same tree as theirs, for TestCacheTree to check every leaf of.
 func treeCache(id uint) *pcache {
 	var c *pcache
@@ -186,7 +200,7 @@ func treeCache(id uint) *pcache {
 	}
 	if h != 0 {
 		// The slot is ours: it left the cache. The Delete that freed
-		// it wrote it before caching it, ordered by the P.
+		// it wrote it before caching it, ordered by the M or the P.
 		stdSlot(h).v = v
 		return h
 	}
@@ -209,7 +223,7 @@ func treeCache(id uint) *pcache {
 	deleteSlow(h + tagOne)
 {{end}}`))
 
-// asmTree returns the assembly that finds the cache of P id AX (an
+// asmTree returns the assembly that finds the cache of id AX (an
 // unsigned int): it sets CX to &caches[AX] and goes on at label
 // prefix_found, or jumps to fail when AX is maxCaches or more. It is a
 // tree of compares with a leaf per id below directCaches, each leaf a
@@ -246,7 +260,7 @@ func asmFrame(prefix string, h, ret int) map[string]any {
 
 // asmFile is cache_asm_linux_amd64.s. pop and pushFreed are pcache's
 // methods of those names, instruction by instruction, on the cache at CX;
-// each is written twice, once after the P's cache is found and once for a
+// each is written twice, once after the M's cache is found and once for a
 // cache passed in (for TestAsmCacheModel, which checks them against the Go
 // methods).
 var asmFile = template.Must(template.New("asm").Funcs(template.FuncMap{"tree": asmTree, "at": asmFrame}).Parse(`// Code generated by gen_cache.go; DO NOT EDIT.
@@ -256,15 +270,14 @@ var asmFile = template.Must(template.New("asm").Funcs(template.FuncMap{"tree": a
 #include "go_asm.h"
 #include "textflag.h"
 
-// The drop-in API's cache operations on the calling P's cache, without a
+// The drop-in API's cache operations on the calling M's cache, without a
 // pin (see cache_asm_linux_amd64.go, which declares them and says why the
 // runtime cannot preempt them). Each function is NOSPLIT, calls nothing
 // and has no frame.
 
-{{define "pid"}}	MOVQ (TLS), AX
+{{define "mid"}}	MOVQ (TLS), AX
 	MOVQ const_runtimeGM(AX), AX
-	MOVQ const_runtimeMP(AX), AX
-	MOVLQZX const_runtimePID(AX), AX
+	MOVQ const_runtimeMID(AX), AX
 {{end}}{{define "pop"}}	MOVQ pcache_top(CX), DX
 	CMPQ DX, pcache_bottom(CX)
 	JEQ {{.P}}_empty
@@ -307,10 +320,10 @@ var asmFile = template.Must(template.New("asm").Funcs(template.FuncMap{"tree": a
 	RET
 {{end}}// func asmPop() Handle
 TEXT ·asmPop(SB), NOSPLIT, $0-8
-{{template "pid"}}{{tree "pop" "pop_empty"}}{{template "pop" (at "pop" 0 0)}}
+{{template "mid"}}{{tree "pop" "pop_empty"}}{{template "pop" (at "pop" 0 0)}}
 // func asmPushFreed(h Handle) bool
 TEXT ·asmPushFreed(SB), NOSPLIT, $0-9
-{{template "pid"}}{{tree "push" "push_full"}}{{template "pushFreed" (at "push" 0 8)}}
+{{template "mid"}}{{tree "push" "push_full"}}{{template "pushFreed" (at "push" 0 8)}}
 // func asmPopFrom(c *pcache) Handle
 TEXT ·asmPopFrom(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), CX
@@ -328,9 +341,9 @@ tree_none:
 	MOVQ $0, ret+8(FP)
 	RET
 
-// func asmPid() int
-TEXT ·asmPid(SB), NOSPLIT, $0-8
-{{template "pid"}}	MOVQ AX, ret+0(FP)
+// func asmMid() int
+TEXT ·asmMid(SB), NOSPLIT, $0-8
+{{template "mid"}}	MOVQ AX, ret+0(FP)
 	RET
 
 // func asmG() uintptr

@@ -16,12 +16,13 @@ func init() { std.init(Options{}) }
 // The drop-in API keeps free slots in two tiers, as a memory allocator's
 // per-CPU caches over a central free list:
 //
-//   - a cache per P (pcache): up to cacheSize free slots that NewHandle
-//     pops and Delete pushes while no other goroutine can run on the P,
-//     with no atomic operation and no lock: inside one assembly call the
-//     runtime cannot preempt (linux/amd64 with Go 1.26, see
-//     cache_asm_linux_amd64.go), or pinned to the P (procPin, as
-//     sync.Pool does);
+//   - a cache (pcache) per M, the OS thread, where the fast paths run in
+//     assembly (linux/amd64 with Go 1.26, see cache_asm_linux_amd64.go),
+//     or per P where they pin (procPin, as sync.Pool does): up to
+//     cacheSize free slots that NewHandle pops and Delete pushes while no
+//     other goroutine can use the cache, with no atomic operation and no
+//     lock: inside one assembly call the runtime cannot preempt, or
+//     pinned;
 //   - the depot, under std.mu: every other free slot, in a magazine
 //     (cacheBatch slots as a full cache gave them back, passed on whole to
 //     the next empty cache) or on its pool's local free list.
@@ -30,8 +31,9 @@ func init() { std.init(Options{}) }
 // full one gives its bottom cacheBatch back (deleteSlow). Both copy the
 // handles between the cache and the depot under std.mu with the cache
 // pinned, so no free slot is ever outside the two tiers. The fast paths'
-// assembly call and the slow paths' pin exclude each other on a P as two
-// pins do: neither lets another goroutine run on the P until it ends.
+// assembly call and the slow paths' pin exclude each other on an M as two
+// pins do on a P: neither lets the goroutine leave, or another goroutine
+// run on, the M (and the P) until it ends.
 //
 // Invariants, relied on below:
 //
@@ -50,7 +52,8 @@ func init() { std.init(Options{}) }
 //     slot of every pool is live or cached (a slot counts as live from
 //     NewHandle's pop to Delete's push), so the pools number at most
 //     (live + cached) / poolSize, rounded up, cached being at most
-//     cacheSize per P.
+//     cacheSize per cache in use: per M that ran drop-in code (per P where
+//     the fast paths pin).
 //
 // Costs, and the commands that measure them (figures in
 // results/boxroot-handle-bench.md):
@@ -67,21 +70,21 @@ func init() { std.init(Options{}) }
 //     (boxroot-handle-pinned beside it too) and
 //     rootbench run --cell boxroot-handle,boxroot.
 const (
-	// cacheSize is the capacity of a P's cache, in slots: at most this
-	// many free slots are out of other Ps' reach, per P.
+	// cacheSize is the capacity of a cache, in slots: at most this many
+	// free slots are out of other Ms' (or Ps') reach, per cache.
 	cacheSize = 1024
 	// cacheBatch is what a cache takes from or gives to the depot at once
 	// (one depot visit, under std.mu, per cacheBatch creates or deletes).
 	cacheBatch = cacheSize / 2
-	// maxCaches bounds the Ps that have a cache; goroutines on a P with a
-	// higher id go to the depot every time.
+	// maxCaches bounds the Ms (or Ps) that have a cache; goroutines on
+	// one with a higher id go to the depot every time.
 	maxCaches = 1024
 )
 
-// pcache is one P's cache of free slots: a double-ended queue of their
-// handles, sl[i%cacheSize] for bottom <= i < top, newest on top. Only a
-// goroutine that has its P to itself uses it: pinned, or inside the
-// assembly fast paths (see cache_norace.go).
+// pcache is one M's (or P's) cache of free slots: a double-ended queue of
+// their handles, sl[i%cacheSize] for bottom <= i < top, newest on top.
+// Only a goroutine that has its M (or P) to itself uses it: pinned, or
+// inside the assembly fast paths (see cache_norace.go).
 //
 // It holds handles, not slot pointers: a handle is what NewHandle returns,
 // so a pop yields the result with no load of the slot, and Delete pushes
@@ -132,25 +135,26 @@ func (c *pcache) push(h Handle) bool {
 // pushFreed caches h, the next handle of a slot Delete freed, or returns
 // false if the cache is full.
 //
-// The slot this P handed out last goes back on top, where the next pop
+// The slot this cache handed out last goes back on top, where the next pop
 // reuses it while it is warm. It is recognised without a record of its own:
 // a pop leaves the handle it returns in sl, just above the top, until the
 // next push there, so h is that handle's next one. (A stale entry there can
 // also match a slot the cache gave to the depot, which then goes on top
 // too: this decides placement only, never correctness.) Any other slot goes
 // to the bottom, and is reused only after every slot above it. Such a slot
-// may come from another P's cache, and its neighbours in memory (a cache
-// line holds two or three slots) may be that P's top: reused here while
-// that P reuses its neighbour, the two cores would write one cache line in
-// turn at every handle (false sharing) for as long as both stayed on top. A
-// goroutine that moves to another P between a NewHandle and its Delete
-// brings such a slot, and when it moves back the other way the P it left
-// loses its own top. Below the top it would still become the top then; at
-// the bottom, the new top is the next of the P's own slots. The parallel
+// may come from another cache, and its neighbours in memory (a cache line
+// holds two or three slots) may be that cache's top: reused here while
+// that cache's thread reuses its neighbour, the two cores would write one
+// cache line in turn at every handle (false sharing) for as long as both
+// stayed on top. A goroutine that moves to another M (or P) between a
+// NewHandle and its Delete brings such a slot, and when it moves back the
+// other way the cache it left loses its own top. Below the top it would
+// still become the top then; at the bottom, the new top is the next of the
+// cache's own slots. The parallel
 // BenchmarkHandle measures this, and TestCachesKeepTheirRegions replays
 // the two moves (results/boxroot-handle-bench.md, "The remaining slow
 // runs: two moves, and the fix"). A consumer of message passing frees
-// only other Ps' slots, all to the bottom, at the same cost as on top.
+// only other caches' slots, all to the bottom, at the same cost as on top.
 func (c *pcache) pushFreed(h Handle) bool {
 	if c.top-c.bottom == cacheSize {
 		return false
@@ -182,13 +186,14 @@ func (c *pcache) handles() []Handle {
 
 //go:generate go run gen_cache.go
 
-// caches are the Ps' caches, by P id. A static array rather than
-// pointers made on demand, so that the fast paths reach a P's cache at a
-// constant address, not by one more load: cache_norace.go (written by
-// gen_cache.go) finds the calling P's cache through a tree of compares on
-// its id, a constant address per leaf. It holds no pointers, so the garbage
-// collector does not scan it, and the operating system backs only the
-// pages of the caches that Ps use (8 KiB each).
+// caches are the Ms' caches, by M id, where the fast paths run in
+// assembly, and the Ps' caches, by P id, where they pin. A static array
+// rather than pointers made on demand, so that the fast paths reach a
+// cache at a constant address, not by one more load: cache_norace.go
+// (written by gen_cache.go) finds the calling M's or P's cache through a
+// tree of compares on its id, a constant address per leaf. It holds no
+// pointers, so the garbage collector does not scan it, and the operating
+// system backs only the pages of the caches in use (8 KiB each).
 var caches [maxCaches]pcache
 
 // magazine is a batch of cacheBatch free slots' handles, as a full cache
@@ -212,8 +217,8 @@ var depot struct {
 	refills, flushes int64
 }
 
-// newHandleSlow creates when the calling P's cache is empty (or the P
-// has none): it takes a free slot from the depot, filling the cache on
+// newHandleSlow creates when the calling goroutine's cache is empty (or
+// its M or P has none): it takes a free slot from the depot, filling the cache on
 // the way (see depotRefill), and writes v into it.
 //
 //go:noinline
@@ -262,8 +267,8 @@ func free(s *slot, h Handle) {
 	s.h = h + tagOne
 }
 
-// deleteSlow caches h, a freed slot's next handle, when the calling P's
-// cache is full (or the P has none): the cache's bottom cacheBatch slots
+// deleteSlow caches h, a freed slot's next handle, when the calling
+// goroutine's cache is full (or its M or P has none): the cache's bottom cacheBatch slots
 // (see flushCache) go to the depot as a magazine, the top ones stay.
 //
 //go:noinline
@@ -274,7 +279,8 @@ func deleteSlow(h Handle) {
 	m := spareMagazine()
 	if c := pinCache(); c != nil {
 		if c.len() < cacheSize {
-			// A goroutine that ran on this P meanwhile made room.
+			// A goroutine that ran on this M (or P) meanwhile made
+			// room, or this goroutine moved to another one.
 			c.pushFreed(h)
 			unpinCache(c)
 			depot.spare = append(depot.spare, m)
@@ -301,7 +307,7 @@ func spareMagazine() *magazine {
 }
 
 // flushCache moves the bottom cacheBatch slots of the full cache c (the
-// oldest, and other Ps' slots) into the empty magazine m; the top ones
+// oldest, and other caches' slots) into the empty magazine m; the top ones
 // (the warmest) stay. Called with std.mu held and c the caller's (pinned,
 // or private).
 func flushCache(c *pcache, m *magazine) {
@@ -336,7 +342,7 @@ func emptiedMagazine(m *magazine) {
 }
 
 // depotRefill returns a free slot's handle for a create, and fills the
-// calling P's cache from the depot on the way: with a whole magazine
+// calling goroutine's cache from the depot on the way: with a whole magazine
 // (copied into the cache, the magazine kept as a spare), else with up to
 // cacheBatch slots from the partial pools, oldest first. When the depot
 // has no free slot, it adds an empty pool kept by std or a fresh one to
@@ -351,7 +357,7 @@ func depotRefill() Handle {
 	for {
 		if c := pinCache(); c != nil {
 			var m *magazine
-			if c.len() == 0 { // else a goroutine on this P refilled it meanwhile
+			if c.len() == 0 { // else a goroutine on this M (or P) refilled it meanwhile
 				m = fillCache(c)
 			}
 			h := c.pop()
@@ -361,9 +367,9 @@ func depotRefill() Handle {
 			}
 			if h != 0 {
 				if added != nil && added.local.n == poolSize {
-					// A goroutine on this P refilled the cache while
-					// the pool was being added: it is still wholly
-					// free, and goes where such pools belong.
+					// A goroutine on this M (or P) refilled the cache
+					// while the pool was being added: it is still
+					// wholly free, and goes where such pools belong.
 					depot.partial.remove(added)
 					added.lastUsed = depot.refills + depot.flushes
 					std.empty = append(std.empty, added)
@@ -371,7 +377,7 @@ func depotRefill() Handle {
 				return h
 			}
 		} else {
-			// A P without a cache takes one slot, from a pool's list: a
+			// An M (or P) without a cache takes one slot, from a pool's list: a
 			// magazine goes back to its pools' lists for it if need be.
 			if depot.partial.head == nil {
 				if m := popLast(&depot.mags); m != nil {
@@ -460,7 +466,7 @@ func depotTrim() {
 // StdStats returns the counters of the allocator behind the drop-in API:
 // pools (in the directory now), peak_pools, pools_allocated,
 // pools_released, pools_empty (wholly free, kept for reuse), refills and
-// flushes (batches of handles the Ps' caches took from and gave back to
+// flushes (batches of handles the caches took from and gave back to
 // the depot), magazines (batches the depot holds whole) and
 // asm_fast_paths (1 when NewHandle and Delete reach the caches in assembly,
 // 0 when they pin: see cache_norace.go), so that a result records which

@@ -46,7 +46,7 @@ func resetStdPeak() {
 }
 
 // cachedPools returns the directory indexes of the pools of the slots in
-// the Ps' caches and the depot's magazines. Call it only while no
+// the caches and the depot's magazines. Call it only while no
 // goroutine uses the drop-in API.
 func cachedPools() map[int32]bool {
 	seen := map[int32]bool{}
@@ -65,6 +65,46 @@ func cachedPools() map[int32]bool {
 		}
 	}
 	return seen
+}
+
+// cacheCounters returns every cache's top and bottom. Call it only while
+// no goroutine uses the drop-in API.
+func cacheCounters() [maxCaches][2]uint {
+	var tb [maxCaches][2]uint
+	for id := range caches {
+		c := pinCacheID(id)
+		tb[id] = [2]uint{c.top, c.bottom}
+		unpinCacheID(id)
+	}
+	return tb
+}
+
+// cachesUsedSince counts the caches that hold a slot now or whose top or
+// bottom moved since before (from cacheCounters): those that the drop-in
+// code run in between used, one per M (or P, where the fast paths pin).
+// A cache whose top and bottom came back to where they were, empty, is
+// missed, which tightens a bound that adds one pool per cache. Call it
+// only while no goroutine uses the drop-in API.
+func cachesUsedSince(before [maxCaches][2]uint) int {
+	n := 0
+	for id, tb := range cacheCounters() {
+		if tb != before[id] || tb[0] != tb[1] {
+			n++
+		}
+	}
+	return n
+}
+
+// cachedSlots counts the free slots in the caches. Call it only while no
+// goroutine uses the drop-in API.
+func cachedSlots() int {
+	n := 0
+	for id := range caches {
+		c := pinCacheID(id)
+		n += int(c.len())
+		unpinCacheID(id)
+	}
+	return n
 }
 
 // stdLiveSlots counts the drop-in allocator's live slots (those that hold
@@ -91,7 +131,7 @@ func stdLiveSlots() (total int64, byPool map[int32]int) {
 
 // checkReleased checks the drop-in allocator's pool accounting while no
 // goroutine uses it: every pool in the directory is kept empty (at most
-// maxEmpty), holds a live slot, or holds a slot some P's cache or the
+// maxEmpty), holds a live slot, or holds a slot some cache or the
 // depot's magazines keep.
 // It first releases the empty pools beyond maxEmpty (trimStd).
 func checkReleased(t testing.TB) {
@@ -122,7 +162,9 @@ func checkReleased(t testing.TB) {
 // creates a batch of handles, deletes half of them itself and leaves the
 // other half to a goroutine of the next wave, then exits. The drop-in
 // pools must stay within 1.25 times the pools that the peak of live
-// handles needs, plus one per P (or within the pools other tests left,
+// handles needs, plus one per cache the waves used (cachesUsedSince: a
+// cache holds at most a pool's worth of slots) (or within the pools other
+// tests left,
 // which the depot reuses first), and once everything is deleted, every
 // pool must be released or kept empty, but for those holding a cached
 // slot.
@@ -142,12 +184,14 @@ func TestDropInChurn(t *testing.T) {
 	// The pools other tests left: the depot reuses them before it
 	// allocates, so they are the peak until the test needs more.
 	startPools := StdStats()["pools"]
+	counters := cacheCounters()
 	peak := churnWaves(t, HandleImpl(), batch)
 	need := (before + peak + poolSize - 1) / poolSize
-	limit := max(need*5/4+int64(runtime.GOMAXPROCS(0)), startPools)
+	used := cachesUsedSince(counters)
+	limit := max(need*5/4+int64(used), startPools)
 	s := StdStats()
-	t.Logf("%d waves of %d goroutines: peak %d handles live (and %d of other tests: %d pools' worth), peak %d pools (limit %d, %d pools at the start); now %v",
-		churnWavesN, churnWorkers, peak, before, need, s["peak_pools"], limit, startPools, s)
+	t.Logf("%d waves of %d goroutines: peak %d handles live (and %d of other tests: %d pools' worth), peak %d pools (limit %d with %d caches in use, %d pools at the start); now %v",
+		churnWavesN, churnWorkers, peak, before, need, s["peak_pools"], limit, used, startPools, s)
 	if s["peak_pools"] > limit {
 		t.Errorf("peak %d pools for a peak of %d live handles (%d pools' worth): more than %d",
 			s["peak_pools"], peak, need, limit)
@@ -316,13 +360,14 @@ func capacityChild(t *testing.T) {
 		std.mu.Lock()
 		std.poolLimit = pools + 1
 		std.mu.Unlock()
-		// Slots cached by other Ps are out of this goroutine's reach.
-		least := pools*poolSize - cacheSize*runtime.GOMAXPROCS(0)
+		// At the limit every slot is live or cached: the slots cached by
+		// other Ms (or Ps), out of this goroutine's reach, are all it
+		// could not create, and no slot is lost.
 		var hs []Handle
 		n, r := createUntilFull(func(i int) { hs = append(hs, NewHandle(i)) })
 		checkFull(t, "NewHandle", r, pools)
-		if n < least || n > pools*poolSize {
-			t.Errorf("%d creates before the limit, want %d to %d", n, least, pools*poolSize)
+		if cached := cachedSlots(); n+cached != pools*poolSize {
+			t.Errorf("%d creates before the limit and %d slots cached, want %d in all", n, cached, pools*poolSize)
 		}
 		if s := StdStats(); s["pools"] != pools { // no deadlock either
 			t.Errorf("at the limit: %v", s)
@@ -336,8 +381,8 @@ func capacityChild(t *testing.T) {
 			checkFull(t, "NewHandle on a fresh goroutine", r, pools)
 			done <- n
 		}()
-		if n := <-done; n < least {
-			t.Errorf("after every handle was deleted, a fresh goroutine created %d handles, want at least %d", n, least)
+		if n, cached := <-done, cachedSlots(); n+cached != pools*poolSize {
+			t.Errorf("after every handle was deleted, a fresh goroutine created %d handles and %d slots are cached, want %d in all", n, cached, pools*poolSize)
 		}
 	})
 }
@@ -687,10 +732,11 @@ func TestCachesKeepTheirRegions(t *testing.T) {
 	}
 }
 
-// TestCacheKeepsItsTop checks where a P's cache puts a freed slot: the
+// TestCacheKeepsItsTop checks where a cache puts a freed slot: the
 // slot it handed out last goes back on top (reused next, while warm); any
 // other goes to the bottom, and is reused only after every slot above it,
-// even when the P's own top has gone to another P (see pcache.pushFreed).
+// even when the cache's own top has gone to another cache (see
+// pcache.pushFreed).
 func TestCacheKeepsItsTop(t *testing.T) {
 	h := func(i int) Handle { return Handle(i) + 5*tagOne }
 	var c pcache
@@ -700,14 +746,14 @@ func TestCacheKeepsItsTop(t *testing.T) {
 	if got := c.pop(); got != h(3) {
 		t.Fatalf("pop = %#x, want %#x", got, h(3))
 	}
-	c.pushFreed(h(7) + tagOne) // another P's slot: to the bottom
+	c.pushFreed(h(7) + tagOne) // another cache's slot: to the bottom
 	c.pushFreed(h(3) + tagOne) // its own: on top
 	want := []Handle{h(7) + tagOne, h(1), h(2), h(3) + tagOne}
 	if got := c.handles(); !slices.Equal(got, want) {
 		t.Errorf("cache = %#x, want %#x (oldest first)", got, want)
 	}
-	// The top goes to another P and is deleted there: the next top is
-	// the P's own h(2), not the foreign slot.
+	// The top goes to another cache and is deleted there: the next top
+	// is the cache's own h(2), not the foreign slot.
 	c.pop()
 	c.pushFreed(h(8) + tagOne)
 	if got := c.pop(); got != h(2) {
@@ -716,7 +762,7 @@ func TestCacheKeepsItsTop(t *testing.T) {
 	c.pop() // h(1)
 	for _, w := range []Handle{h(7) + tagOne, h(8) + tagOne, 0} {
 		if got := c.pop(); got != w {
-			t.Errorf("pop = %#x, want %#x (other Ps' slots, in the order they came, then none)", got, w)
+			t.Errorf("pop = %#x, want %#x (other caches' slots, in the order they came, then none)", got, w)
 		}
 	}
 	for c.len() < cacheSize {

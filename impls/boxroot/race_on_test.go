@@ -6,7 +6,7 @@ package boxroot
 // their checks) to stay within the suite's time budget.
 const raceEnabled = true
 
-// pinCacheID locks a P's cache for a test's inspection.
+// pinCacheID locks a cache, by id, for a test's inspection.
 func pinCacheID(id int) *pcache { cacheLocks[id].Lock(); return &caches[id] }
 
 // unpinCacheID ends pinCacheID.
