@@ -36,7 +36,7 @@ package boxroot
 // of compares costing the single goroutine a little more. Ids from
 // directCaches on take &caches[id]. The costs, and the commands that
 // measure them, are in results/boxroot-handle-bench.md ("The P id's chain
-// of loads", "A cache per M instead of per P"); the "dropin-indexed" case
+// of loads", "A cache per M, landed"); the "dropin-indexed" case
 // of BenchmarkHandleCrossThread is the pinned API with its cache at
 // &caches[id], beside it in the same run.
 
