@@ -71,8 +71,8 @@
 // peak keeps its pools). TestDropInChurn
 // checks this under goroutine churn: 150 waves of 64 goroutines stay
 // within 1.25 times the pools that the peak of live handles needs, plus
-// one per cache in use, and once everything is deleted no pool is kept but the empty
-// ones and those holding a cached slot.
+// one per cache in use, and once everything is deleted no pool is kept
+// but the empty ones and those holding a cached slot.
 //
 // # Domains
 //

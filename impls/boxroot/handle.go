@@ -218,8 +218,8 @@ var depot struct {
 }
 
 // newHandleSlow creates when the calling goroutine's cache is empty (or
-// its M or P has none): it takes a free slot from the depot, filling the cache on
-// the way (see depotRefill), and writes v into it.
+// its M or P has none): it takes a free slot from the depot, filling the
+// cache on the way (see depotRefill), and writes v into it.
 //
 //go:noinline
 func newHandleSlow(v any) Handle {
@@ -268,8 +268,9 @@ func free(s *slot, h Handle) {
 }
 
 // deleteSlow caches h, a freed slot's next handle, when the calling
-// goroutine's cache is full (or its M or P has none): the cache's bottom cacheBatch slots
-// (see flushCache) go to the depot as a magazine, the top ones stay.
+// goroutine's cache is full (or its M or P has none): the cache's bottom
+// cacheBatch slots (see flushCache) go to the depot as a magazine, the top
+// ones stay.
 //
 //go:noinline
 func deleteSlow(h Handle) {

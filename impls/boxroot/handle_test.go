@@ -45,18 +45,26 @@ func resetStdPeak() {
 	std.mu.Unlock()
 }
 
+// forEachCache calls f with every cache and its id, each locked under the
+// race detector (pinCacheID). Call it only while no goroutine uses the
+// drop-in API.
+func forEachCache(f func(id int, c *pcache)) {
+	for id := range caches {
+		f(id, pinCacheID(id))
+		unpinCacheID(id)
+	}
+}
+
 // cachedPools returns the directory indexes of the pools of the slots in
 // the caches and the depot's magazines. Call it only while no
 // goroutine uses the drop-in API.
 func cachedPools() map[int32]bool {
 	seen := map[int32]bool{}
-	for id := range caches {
-		c := pinCacheID(id)
+	forEachCache(func(_ int, c *pcache) {
 		for _, h := range c.handles() {
 			seen[int32(h&indexMask>>poolLog)] = true
 		}
-		unpinCacheID(id)
-	}
+	})
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	for _, m := range depot.mags {
@@ -71,11 +79,7 @@ func cachedPools() map[int32]bool {
 // no goroutine uses the drop-in API.
 func cacheCounters() [maxCaches][2]uint {
 	var tb [maxCaches][2]uint
-	for id := range caches {
-		c := pinCacheID(id)
-		tb[id] = [2]uint{c.top, c.bottom}
-		unpinCacheID(id)
-	}
+	forEachCache(func(id int, c *pcache) { tb[id] = [2]uint{c.top, c.bottom} })
 	return tb
 }
 
@@ -99,11 +103,7 @@ func cachesUsedSince(before [maxCaches][2]uint) int {
 // goroutine uses the drop-in API.
 func cachedSlots() int {
 	n := 0
-	for id := range caches {
-		c := pinCacheID(id)
-		n += int(c.len())
-		unpinCacheID(id)
-	}
+	forEachCache(func(_ int, c *pcache) { n += int(c.len()) })
 	return n
 }
 
@@ -162,12 +162,11 @@ func checkReleased(t testing.TB) {
 // creates a batch of handles, deletes half of them itself and leaves the
 // other half to a goroutine of the next wave, then exits. The drop-in
 // pools must stay within 1.25 times the pools that the peak of live
-// handles needs, plus one per cache the waves used (cachesUsedSince: a
-// cache holds at most a pool's worth of slots) (or within the pools other
-// tests left,
-// which the depot reuses first), and once everything is deleted, every
-// pool must be released or kept empty, but for those holding a cached
-// slot.
+// handles needs, plus one per cache the waves used (cachesUsedSince; a
+// cache holds at most a pool's worth of slots), or within the pools other
+// tests left, which the depot reuses first; and once everything is
+// deleted, every pool must be released or kept empty, but for those
+// holding a cached slot.
 func TestDropInChurn(t *testing.T) {
 	batch := 3000
 	if raceEnabled && !*churnFull {
