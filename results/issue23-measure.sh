@@ -30,6 +30,7 @@ usage() {
 	exit 2
 }
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/results/issue23-configs.sh"
 runs=20
 trees= # NAME=TREE words, no spaces in either
 while getopts r:t: opt; do
@@ -113,11 +114,8 @@ done | shuf)
 for job in $jobs; do
 	name=${job%%:*} rest=${job#*:}
 	cfg=${rest%%:*} s=${rest##*:}
-	case $cfg in
-	1x1) flags="--niters 20_000" ;;
-	2x2) flags="--producers 2 --consumers 2 --niters 10_000" ;;
-	pc) flags="--producers 2 --consumers 2 --niters 10_000 --queue per-consumer" ;;
-	esac
+	flags=
+	for p in $(issue23_params "$cfg"); do flags="$flags --${p%%=*} ${p#*=}"; done
 	echo "# ${name:+$name }$cfg layout $s $(uptime)" >&2
 	f="$out/${name:+$name-}$cfg-L$s.json"
 	# shellcheck disable=SC2086 # flags is a list of words

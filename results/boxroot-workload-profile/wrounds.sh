@@ -4,17 +4,15 @@
 # (boxroot-handle, boxroot) and build, the jobs of a round in a random
 # order, and prints "round build cell config ns/cell" (the mean of the
 # worker's three measured passes over 20.48M cells each). CONFIG is 1x1, 2x2
-# or pc (2x2 with per-consumer queues), with issue23-measure.sh's sizes.
+# or pc (2x2 with per-consumer queues), as issue23-configs.sh gives them.
 # Summarise with: python3 wr.py FILE
 set -eu
+. "$(dirname "$0")/../issue23-configs.sh"
 n=$1 cfg=$2
 shift 2
-case $cfg in
-1x1) A="--set niters=20000" ;;
-2x2) A="--set producers=2 --set consumers=2 --set niters=10000" ;;
-pc) A="--set producers=2 --set consumers=2 --set niters=10000 --set queue=per-consumer" ;;
-*) echo "$0: config \"$cfg\": want 1x1, 2x2 or pc" >&2; exit 2 ;;
-esac
+params=$(issue23_params "$cfg") || { echo "$0: config \"$cfg\": want 1x1, 2x2 or pc" >&2; exit 2; }
+A=
+for p in $params; do A="$A --set $p"; done
 for r in $(seq "$n"); do
 	for job in $(for b in "$@"; do echo "$b:boxroot-handle"; echo "$b:boxroot"; done | shuf); do
 		b=${job%%:*} c=${job##*:}
