@@ -29,6 +29,7 @@ import (
 	"os"
 
 	"github.com/rootbench/rootbench/cell"
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/impls"
 	"github.com/rootbench/rootbench/internal/cli"
 )
@@ -62,9 +63,8 @@ func WithHandle(name, description string, h RootHandle) Option {
 }
 
 // Main registers the options' cells and handles, then runs the rootbench
-// command line with os.Args and exits with its status (0 success, 1 a run
-// failed or a regression, 2 bad input, 3 an inconclusive gate, 130/143
-// interrupted). It returns only when the command succeeded.
+// command line with os.Args and exits with one of the statuses of package
+// exitstatus. It returns only when the command succeeded.
 func Main(opts ...Option) {
 	for _, o := range opts {
 		if o.register == nil {
@@ -72,7 +72,7 @@ func Main(opts ...Option) {
 		}
 		if err := o.register(); err != nil {
 			fmt.Fprintf(os.Stderr, "rootbench: %v\n", err)
-			os.Exit(2)
+			os.Exit(exitstatus.Usage)
 		}
 	}
 	cli.Main()

@@ -18,9 +18,6 @@ import (
 
 // Default statistical levels.
 const (
-	// DefaultAlpha is the error rate across a comparison's rows (HL with
-	// Holm), or per row (benchstat).
-	DefaultAlpha = 0.05
 	// DefaultConfidence is the level of each side's median interval, as
 	// benchstat shows it.
 	DefaultConfidence = 0.95
@@ -256,8 +253,8 @@ func (o Options) resolve() (Options, error) {
 	if o.Paired && o.Method != MethodHL {
 		return o, fmt.Errorf("paired comparison: needs the default method (hl), not %s", o.Method)
 	}
-	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return o, fmt.Errorf("alpha %v: must lie strictly between 0 and 1 (e.g. 0.05)", o.Alpha)
+	if err := CheckAlpha(o.Alpha); err != nil {
+		return o, err
 	}
 	if math.IsNaN(o.Threshold) || math.IsInf(o.Threshold, 0) || o.Threshold < 0 {
 		return o, fmt.Errorf("threshold %v: must be a finite fraction >= 0 (0.05 for 5%%; 0 turns the gate off)", o.Threshold)

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rootbench/rootbench/exitstatus"
+)
 
 // This file is the regression gate: its three outcomes, each row's outcome
 // from the row's interval and verdict, and the whole comparison's. It
@@ -24,16 +28,17 @@ const (
 	Inconclusive Outcome = "inconclusive"
 )
 
-// ExitCode is the process exit status for the outcome: 0 for Pass and
-// GateOff, 1 for Regression, 3 for Inconclusive.
+// ExitCode is the process exit status for the outcome (package exitstatus):
+// Success for Pass and GateOff, Failed for Regression, Inconclusive for
+// Inconclusive.
 func (o Outcome) ExitCode() int {
 	switch o {
 	case Regression:
-		return 1
+		return exitstatus.Failed
 	case Inconclusive:
-		return 3
+		return exitstatus.Inconclusive
 	}
-	return 0
+	return exitstatus.Success
 }
 
 // Regressions returns the rows that fail the gate (none when it is off).

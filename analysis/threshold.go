@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 )
 
 // ParseThreshold parses a regression threshold, a percentage such as "5%"

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/rootbench/rootbench/internal/procgroup"
+	"github.com/rootbench/rootbench/harness/procgroup"
 )
 
 // Capture limits for a worker's output. A failed run's log holds what was

@@ -55,13 +55,9 @@ type synthetic struct {
 
 // rule is the sequential rule `ab` runs with automatic looks.
 func (r *replayer) rule() *analysis.Sequential {
-	return &analysis.Sequential{Alpha: r.alpha, Threshold: r.threshold, AutoLooks: abAutoLooks,
+	return &analysis.Sequential{Alpha: r.alpha, Threshold: r.threshold, AutoLooks: analysis.DefaultAutoLooks,
 		BaseName: "base", HeadName: "head"}
 }
-
-// abAutoLooks is the number of looks `ab --looks auto` plans
-// (cmd/rootbench).
-const abAutoLooks = 3
 
 // newPools pools every template's pairs by benchmark label.
 func newPools(ts []*template) map[string][]runPair {

@@ -129,7 +129,7 @@ func registerReplay(fs *flag.FlagSet, args []string) *replayConfig {
 	fs.IntVar(&c.block, "block", 4, "replay: pairs per block of the block resampling (1 or even)")
 	fs.Uint64Var(&c.seed, "seed", 1, "replay: random seed")
 	fs.IntVar(&c.jobs, "jobs", 0, "replay: sessions judged at once (default GOMAXPROCS)")
-	fs.Float64Var(&c.alpha, "alpha", 0.05, "replay: ab's --alpha")
+	fs.Float64Var(&c.alpha, "alpha", analysis.DefaultAlpha, "replay: ab's --alpha")
 	fs.StringVar(&c.gateFlag, "gate", "5%", "replay: ab's --fail-on-regression")
 	fs.IntVar(&c.variantSessions, "variant-sessions", 1000, "replay: synthetic sessions per scenario of each -variant")
 	fs.Func("variant", "replay: also model another budget or cell set: BUDGET, BUDGET:CELLS or :CELLS (repeatable)", func(s string) error {
@@ -188,8 +188,8 @@ func (c *replayConfig) finish(fs *flag.FlagSet) (*replayConfig, error) {
 		return nil, fmt.Errorf("-resample %q: accepted: %s, %s", c.resample, resampleBlock, resamplePooled)
 	case c.block < 1 || (c.block > 1 && c.block%2 != 0):
 		return nil, fmt.Errorf("-block %d: must be 1 or even (whole ABBA blocks)", c.block)
-	case !(c.alpha > 0 && c.alpha < 1):
-		return nil, fmt.Errorf("-alpha %v: must lie strictly between 0 and 1", c.alpha)
+	case analysis.CheckAlpha(c.alpha) != nil:
+		return nil, fmt.Errorf("-%w", analysis.CheckAlpha(c.alpha))
 	}
 	for _, f := range c.files {
 		if _, err := os.Stat(f); err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -244,7 +245,7 @@ func TestScaledTemplate(t *testing.T) {
 	if long.rounds < 2*12-4 || long.rounds > 2*12+2 || !long.estimated {
 		t.Errorf("twice the budget: %d rounds, want about %d", long.rounds, 2*12-2)
 	}
-	if n := len(long.plan); n == 0 || n > abAutoLooks || long.plan[n-1]%2 != 0 {
+	if n := len(long.plan); n == 0 || n > analysis.DefaultAutoLooks || long.plan[n-1]%2 != 0 {
 		t.Errorf("twice the budget: looks planned %v", long.plan)
 	}
 	fast, err := tp.scaled(0, map[string]bool{"ocaml": true, "boxroot": true}, rule)

@@ -243,9 +243,6 @@ type Options struct {
 	MaxRetries int
 }
 
-// DefaultAlpha is the Alpha Run uses when Options.Alpha is 0.
-const DefaultAlpha = 0.05
-
 // Bisection is a range of commits ready to bisect. Its methods may be
 // called concurrently; Run keeps its search state to itself.
 type Bisection struct {
@@ -384,7 +381,7 @@ func (b *Bisection) Planned() int {
 func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	r := &run{b: b, ctx: ctx, opts: opts, res: Result{Good: b.good, Bad: b.bad, Planned: b.Planned(), Alpha: opts.Alpha}}
 	if r.res.Alpha == 0 {
-		r.res.Alpha = DefaultAlpha
+		r.res.Alpha = analysis.DefaultAlpha
 	}
 	r.retries = opts.MaxRetries
 	if r.retries == 0 {
@@ -398,8 +395,8 @@ func (b *Bisection) Run(ctx context.Context, opts Options) Result {
 	switch {
 	case opts.Oracle == nil:
 		return r.stop(errors.New("bisect: no oracle"))
-	case !(r.res.Alpha > 0 && r.res.Alpha < 1):
-		return r.stop(fmt.Errorf("bisect: alpha %v is out of range: accepted: 0 < alpha < 1", opts.Alpha))
+	case analysis.CheckAlpha(r.res.Alpha) != nil:
+		return r.stop(fmt.Errorf("bisect: %w", analysis.CheckAlpha(r.res.Alpha)))
 	}
 
 	v, ok := r.judge(b.bad, b.good, Confirm)

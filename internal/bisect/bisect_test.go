@@ -258,8 +258,8 @@ func TestInconclusiveRetriedThenSkipped(t *testing.T) {
 		if got := attempts(res, hs[4]); !slices.Equal(got, c.budgets) {
 			t.Errorf("%s: budgets of the steps on c4 %v, want %v", c.name, got, c.budgets)
 		}
-		if res.Alpha != DefaultAlpha {
-			t.Errorf("%s: Alpha %v, want the default %v", c.name, res.Alpha, DefaultAlpha)
+		if res.Alpha != analysis.DefaultAlpha {
+			t.Errorf("%s: Alpha %v, want the default %v", c.name, res.Alpha, analysis.DefaultAlpha)
 		}
 		checkSteps(t, b, res, nil)
 	}

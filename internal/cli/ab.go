@@ -20,7 +20,7 @@ import (
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/gitrev"
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
 	"github.com/rootbench/rootbench/report/export"
@@ -30,14 +30,11 @@ import (
 const (
 	defaultABMaxTime = 3 * time.Minute
 	defaultABLooks   = "auto"
-	// abAutoLooks is the number of looks `--looks auto` plans.
-	abAutoLooks = 3
 	// defaultABThreshold is the gate: the smallest slowdown a session at
 	// the default budget is asked to flag. Its false-alarm and detection
 	// rates are measured by make gate-check (results/gate-check.md), and the
 	// noise that sets it is in results/noise.md.
 	defaultABThreshold = "5%"
-	defaultABAlpha     = 0.05
 )
 
 // abFlags are the flags of `rootbench ab`.
@@ -134,9 +131,9 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
 	f.StringVar(&af.pkg, "package", "", "the main package built from each revision, relative to the repository's top (default: "+gitrev.DefaultPackage+" when the repository has it, else .)")
 	f.Var(newDurationValue(&af.maxTime, defaultABMaxTime), "max-time", "time budget of each "+what+"; when it runs out, undecided rows are inconclusive")
-	f.StringVar(&af.looks, "looks", defaultABLooks, "runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: 3 looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks")
+	f.StringVar(&af.looks, "looks", defaultABLooks, fmt.Sprintf("runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: %d looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks", analysis.DefaultAutoLooks))
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate, a percentage with its %: a row regresses when significantly slower by more than this")
-	f.StringVar(&af.alpha, "alpha", fmt.Sprint(defaultABAlpha), "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
+	f.StringVar(&af.alpha, "alpha", fmt.Sprint(analysis.DefaultAlpha), "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
@@ -204,15 +201,13 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 		return fmt.Errorf("--max-time %v: must be positive (e.g. 3m)", af.maxTime)
 	}
 	if strings.TrimSpace(af.looks) == "auto" {
-		p.rule.AutoLooks = abAutoLooks
+		p.rule.AutoLooks = analysis.DefaultAutoLooks
 	} else if p.rule.Looks, err = parseLooks(af.looks); err != nil {
 		return fmt.Errorf("--looks %q: %w (or auto)", af.looks, err)
 	}
-	alpha, err := parse.Decimal(af.alpha)
-	if err != nil || !(alpha > 0 && alpha < 1) {
-		return fmt.Errorf("--alpha %s: must be a decimal number strictly between 0 and 1 (e.g. 0.05)", af.alpha)
+	if p.rule.Alpha, err = analysis.ParseAlpha(af.alpha); err != nil {
+		return fmt.Errorf("--%w", err)
 	}
-	p.rule.Alpha = alpha
 	if p.rule.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
 		return fmt.Errorf("--fail-on-regression: %w", err)
 	}
@@ -480,7 +475,7 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	if sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
-			code = 143
+			code = exitTerminated
 		}
 		return nil, nil, &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(export, f))}
 	}

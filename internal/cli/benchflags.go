@@ -358,7 +358,7 @@ func (s *session) execute(ctx context.Context) error {
 	if sig := caught(); sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
-			code = 143
+			code = exitTerminated
 		}
 		return &exitError{code: code, err: fmt.Errorf("interrupted (%s): the exports hold what was measured so far (marked partial)", signalLabel(sig))}
 	}

@@ -196,7 +196,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	if sig := caught(); sig != nil {
 		code := exitInterrupted
 		if sig == syscall.SIGTERM {
-			code = 143
+			code = exitTerminated
 		}
 		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d step(s)", signalLabel(sig), len(res.Steps))}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report/compare"
 )
 
@@ -69,12 +69,8 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 			if o.Method, err = analysis.ParseMethod(method); err != nil {
 				return usageErrorf("--method: %v", err)
 			}
-			if alpha != "" {
-				a, perr := parse.Decimal(alpha)
-				if perr != nil || !(a > 0 && a < 1) {
-					return usageErrorf("--alpha %q: expected a decimal number strictly between 0 and 1, such as 0.05", alpha)
-				}
-				o.Alpha = a
+			if o.Alpha, err = analysis.ParseAlpha(alpha); err != nil {
+				return usageErrorf("--%v", err)
 			}
 			if threshold != "" {
 				t, err := analysis.ParseThreshold(threshold)
@@ -138,7 +134,7 @@ Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
 	f.StringVar(&cells, "cells", "", "compare two cells (labels) within one file: BASE,NEW")
 	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided, 0 when every row passes")
 	f.StringVar(&method, "method", "hl", "statistics: hl (Hodges-Lehmann + Holm, the default) or benchstat (exactly benchstat's)")
-	f.StringVar(&alpha, "alpha", "", "error rate: across the table for hl, per row for benchstat (default 0.05)")
+	f.StringVar(&alpha, "alpha", "", fmt.Sprintf("error rate: across the table for hl, per row for benchstat (default %v)", analysis.DefaultAlpha))
 	f.BoolVar(&layouts, "layouts", false, "the files are ab --export-json sessions of one change in several function layouts (two or more): combine them")
 	return cmd
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 )
 
 // The typed flag values. Each one parses its text when the flag is given

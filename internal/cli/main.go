@@ -20,19 +20,18 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/report"
 )
 
-// Exit statuses.
+// The exit statuses are package exitstatus's; a gate's outcome (compare,
+// run --baseline, ab, bisect) maps onto them through analysis.Outcome.ExitCode.
 const (
-	exitFailed      = 1   // a run failed, or a regression was found
-	exitUsage       = 2   // bad input: flags, names, numbers, files
-	exitInterrupted = 130 // SIGINT (128+2); SIGTERM gives 143
+	exitFailed      = exitstatus.Failed
+	exitUsage       = exitstatus.Usage
+	exitInterrupted = exitstatus.Interrupted
+	exitTerminated  = exitstatus.Terminated
 )
-
-// A gate's outcome (compare, run --baseline, ab, bisect) exits with
-// analysis.Outcome.ExitCode, the one definition of its statuses: 0 pass, 1
-// regression, 3 inconclusive.
 
 // exitError carries an exit status up to main.
 type exitError struct {
@@ -70,9 +69,8 @@ behind a small token that can cross into C or sit in another goroutine's queue
 Every measured run is a fresh worker process; runs of different cells are
 interleaved; every sample is kept and can be exported, compared and reported.
 
-Exit status: 0 success, 1 a run failed or a regression was found, 2 bad input
-(refused before anything runs), 3 a gate that cannot decide yet (bisect: no
-single culprit), 130 interrupted (143 on SIGTERM).
+Exit status:
+` + exitstatus.Text() + `
 
 Shell completion: 'rootbench completion bash|zsh|fish|powershell --help' says
 how to load it, e.g. source <(rootbench completion bash).`,

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 )
 
 // maxScanValues bounds the values of one --parameter-scan: more is a typo

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rootbench/rootbench/internal/procgroup"
+	"github.com/rootbench/rootbench/harness/procgroup"
 )
 
 // DefaultPackage is the package a Builder builds when Package is empty.

@@ -43,7 +43,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 )
 
 // Variant names, in the order Variants returns them.

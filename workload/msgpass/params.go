@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootbench/rootbench/internal/parse"
+	"github.com/rootbench/rootbench/parse"
 )
 
 // Scheduler says how producers and consumers are mapped onto OS threads.
