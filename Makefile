@@ -15,7 +15,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check clean
+.PHONY: all build run test unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check handle-cost clean
 
 all: build
 
@@ -221,6 +221,67 @@ perf-check: build
 		--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
 	case $$st in 0) ;; 1) failed=1 ;; 3) echo "perf-check: callback: inconclusive rows (see the tables)" >&2 ;; *) finish $$st ;; esac; \
 	finish $$failed
+
+# What the drop-in API costs against the domain API in message passing:
+# the cells boxroot-handle and boxroot in one `rootbench run` (their runs
+# interleaved, HANDLE_COST_RUNS each, 20.48M cells per pass), in three
+# configurations: 1x1 (one producer, one consumer), 2x2 (two of each on the
+# shared queue) and pc (two of each, a queue per consumer); each in every
+# function layout of LAYOUTS (as perf-check's: cmd/rootbench of
+# HANDLE_COST_TREE built once per layout with -ldflags=-randlayout=N, 0 the
+# linker's default). The invocations run in a random order (shuf), so that
+# the machine's drift favours no layout or configuration. Then, for each
+# configuration and layout, `rootbench compare --cells boxroot,boxroot-handle`
+# prints the drop-in API's time over the domain API's as a delta (+40%: a
+# ratio of 1.40) with its interval. Layouts move the ratio more than its
+# interval: read the spread across them. HANDLE_COST_TREE is a checkout of
+# this repository (default: this one), e.g. `git worktree add /tmp/base REV`
+# to measure another revision; two trees' figures compare only when taken
+# in one sitting. The builds and the exports (CONFIG-LN.json) go to
+# HANDLE_COST_DIR. About 40 s per configuration and layout at 20 runs on 2
+# cores (12 minutes for six layouts); e.g. make handle-cost LAYOUTS="0 5 9 13".
+# A LAYOUTS or HANDLE_COST_RUNS that is not a number is refused (exit 2)
+# before anything is built.
+HANDLE_COST_RUNS ?= 20
+HANDLE_COST_TREE ?= .
+HANDLE_COST_DIR  ?= bin/handle-cost
+HANDLE_COST_1x1  := --niters 20000
+HANDLE_COST_2x2  := --producers 2 --consumers 2 --niters 10000
+HANDLE_COST_pc   := $(HANDLE_COST_2x2) --queue per-consumer
+# non-numbers returns the words of $(1) that hold anything but digits.
+non-numbers = $(strip $(foreach w,$(1),$(if $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(w))))))))))),$(w))))
+ifneq ($(filter handle-cost,$(MAKECMDGOALS)),)
+ifeq ($(strip $(LAYOUTS)),)
+$(error handle-cost: LAYOUTS is empty; give it linker layout seeds, e.g. LAYOUTS="0 5 9 13" (0: the default layout))
+endif
+ifneq ($(call non-numbers,$(LAYOUTS)),)
+$(error handle-cost: LAYOUTS holds linker layout seeds, numbers such as "0 5 9 13" (0: the default layout), not "$(call non-numbers,$(LAYOUTS))")
+endif
+ifneq ($(or $(call non-numbers,$(HANDLE_COST_RUNS)),$(filter-out 1,$(words $(HANDLE_COST_RUNS))),$(if $(subst 0,,$(HANDLE_COST_RUNS)),,zero)),)
+$(error handle-cost: HANDLE_COST_RUNS is the runs per cell, one positive number such as 20, not "$(HANDLE_COST_RUNS)")
+endif
+endif
+handle-cost: build
+	@d=$$(mkdir -p "$(HANDLE_COST_DIR)" && cd "$(HANDLE_COST_DIR)" && pwd) || exit 2; \
+	[ -f "$(HANDLE_COST_TREE)/cmd/rootbench/main.go" ] || \
+		{ echo "handle-cost: HANDLE_COST_TREE=$(HANDLE_COST_TREE) is not a checkout of rootbench (no cmd/rootbench/main.go)" >&2; exit 2; }; \
+	for l in $(LAYOUTS); do \
+		case $$l in 0) gf="$$GOFLAGS" ;; *) gf="$${GOFLAGS:+$$GOFLAGS }-ldflags=-randlayout=$$l" ;; esac; \
+		echo "handle-cost: building $(HANDLE_COST_TREE) in layout $$l" >&2; \
+		(cd "$(HANDLE_COST_TREE)" && GOFLAGS="$$gf" $(GO) build -o "$$d/rootbench-L$$l" ./cmd/rootbench) || exit $$?; \
+	done; \
+	jobs=$$(for l in $(LAYOUTS); do for c in 1x1 2x2 pc; do echo "$$c:$$l"; done; done | { shuf 2>/dev/null || cat; }); \
+	total=$$(echo $$jobs | wc -w); n=0; for j in $$jobs; do \
+		c=$${j%%:*} l=$${j#*:} n=$$((n + 1)); \
+		case $$c in 1x1) f="$(HANDLE_COST_1x1)" ;; 2x2) f="$(HANDLE_COST_2x2)" ;; pc) f="$(HANDLE_COST_pc)" ;; esac; \
+		echo "handle-cost: $$n of $$total: $$c in layout $$l ($$(uptime | sed 's/.*load/load/'))" >&2; \
+		"$$d/rootbench-L$$l" run --cell boxroot-handle,boxroot --runs $(HANDLE_COST_RUNS) $$f \
+			--export-json "$$d/$$c-L$$l.json" --style none || exit $$?; \
+	done; \
+	for c in 1x1 2x2 pc; do for l in $(LAYOUTS); do \
+		echo; echo "== $$c, layout $$l ($$d/$$c-L$$l.json)"; \
+		./$(BIN) compare --cells boxroot,boxroot-handle "$$d/$$c-L$$l.json" || exit $$?; \
+	done; done
 
 clean:
 	rm -rf bin
