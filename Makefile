@@ -175,7 +175,7 @@ gate-replay:
 # change started from, before it lands: `rootbench ab --base-rev --layouts` on
 # the drop-in and domain handles, the control and cgo.Handle (msgpass), then on
 # the callback workload with handles, each judged across the function layouts
-# in LAYOUTS (below); 10 to 12 minutes on 2 cores (results/ab-layouts.md).
+# in LAYOUTS (below); 10 to 12 minutes on 2 cores.
 # Writes the Markdown tables of every layout's session and of their
 # combination to stdout (CONTRIBUTING.md asks every change to impls/,
 # workload/ or harness/ to quote them). BASE defaults to where HEAD left the
@@ -187,7 +187,7 @@ gate-replay:
 #
 # LAYOUTS lists the function layouts both builds are linked in, one session
 # each (-ldflags=-randlayout=N; 0 is the linker's default layout): a layout
-# alone moved a change that alters nothing by -6% to +14% (results/ab-layouts.md),
+# alone moved a change that alters nothing by -6% to +14% (docs/records.md),
 # and `ab --layouts` combines the layouts' estimates so that the verdict is about
 # the change. PERF_TIME and PERF_CALLBACK_TIME are the budgets of each layout's
 # session. One layout (LAYOUTS=0) gives one plain session per workload.
