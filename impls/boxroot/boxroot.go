@@ -44,13 +44,15 @@ type Options struct {
 	// NoReuse never refills a full pool in place from its delayed list
 	// when a domain needs room; delayed lists are taken back only by a
 	// periodic sweep, the analogue of OCaml boxroot flushing them when the
-	// GC scans its pools (experiment 3 of the message-passing MR).
+	// GC scans its pools (experiment 3 of OCaml boxroot's message-passing
+	// merge request).
 	NoReuse bool
 	// EagerRemote publishes every remote delete at once with its own CAS,
 	// instead of batching a chain per pool.
 	EagerRemote bool
 	// LockedRemote makes every remote delete take the pool's mutex
-	// (experiment 2). It takes precedence over EagerRemote.
+	// (experiment 2 of the same merge request). It takes precedence over
+	// EagerRemote.
 	LockedRemote bool
 	// Name is the implementation's name in panic messages; "" means
 	// "boxroot".

@@ -55,8 +55,7 @@ func init() { std.init(Options{}) }
 //     cacheSize per cache in use: per M that ran drop-in code (per P where
 //     the fast paths pin).
 //
-// Costs, and the commands that measure them (figures in
-// results/boxroot-handle-bench.md):
+// Costs, and the benchmarks that measure them:
 //
 //   - the fast paths, one goroutine creating and deleting in turn:
 //     go test -run XXX -bench 'Calibrate|Handle$' ./impls/boxroot
@@ -150,11 +149,10 @@ func (c *pcache) push(h Handle) bool {
 // NewHandle and its Delete brings such a slot, and when it moves back the
 // other way the cache it left loses its own top. Below the top it would
 // still become the top then; at the bottom, the new top is the next of the
-// cache's own slots. The parallel
-// BenchmarkHandle measures this, and TestCachesKeepTheirRegions replays
-// the two moves (results/boxroot-handle-bench.md, "The remaining slow
-// runs: two moves, and the fix"). A consumer of message passing frees
-// only other caches' slots, all to the bottom, at the same cost as on top.
+// cache's own slots. The parallel BenchmarkHandle
+// (boxroot-handle/parallel) measures this, and TestCachesKeepTheirRegions
+// replays the two moves. A consumer of message passing frees only other
+// caches' slots, all to the bottom, at the same cost as on top.
 func (c *pcache) pushFreed(h Handle) bool {
 	if c.top-c.bottom == cacheSize {
 		return false

@@ -170,7 +170,7 @@ func checkReleased(t testing.TB) {
 func TestDropInChurn(t *testing.T) {
 	batch := 3000
 	if raceEnabled && !*churnFull {
-		// The race detector makes each handle ~20x dearer. Not smaller:
+		// The race detector makes each handle many times dearer. Not smaller:
 		// slots cached by the Ps cost a few pools whatever the size,
 		// which the 25% margin covers only from some 40 pools' worth up.
 		batch = 600
