@@ -20,8 +20,9 @@ func init() {
 		func() cell.Impl[Handle] { return &unpinnedImpl{} }))
 }
 
-// floorCounts counts the cells of a floor case (this one, nocopy-floor),
-// for cell.Liver: its domains add their counts when they close.
+// floorCounts counts the cells of a floor case (this one, dropin-indexed,
+// domain-pins-floor), for cell.Liver: its domains add their counts when
+// they close.
 type floorCounts struct{ creates, deletes atomic.Int64 }
 
 // Live implements cell.Liver.

@@ -4,7 +4,23 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
+
+	"github.com/rootbench/rootbench/workload/msgpass"
 )
+
+// TestCrossCasesRun runs every case of BenchmarkHandleCrossThread once,
+// small, with two producers and two consumers: the workload checks every
+// value and that no cell stays live, so a floor that lost or mixed up a
+// slot fails here rather than only skewing a benchmark.
+func TestCrossCasesRun(t *testing.T) {
+	for _, c := range crossCases {
+		p := msgpass.DefaultParams()
+		p.Producers, p.Consumers, p.NIters = 2, 2, 20
+		if _, err := c.run(p); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
 
 // TestCrossCaseDomainsApart checks that no two workers' domains of a
 // BenchmarkHandleCrossThread case can share a cache line. The workers
