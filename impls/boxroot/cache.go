@@ -10,8 +10,8 @@ package boxroot
 // the freed slot's next handle (h + tagOne) with no load either. Handles
 // are not pointers, so the cache needs no write barrier, the garbage
 // collector does not scan it, and it keeps no pool reachable: a pool with
-// a cached slot stays in the directory (see the invariants in handle.go), which
-// is what stdSlot relies on.
+// a cached slot stays in the directory (see the invariants in handle.go),
+// which is what stdSlot relies on.
 //
 // NewHandle pops from the top, and a Delete of the slot the cache handed
 // out last pushes it back there, so that a goroutine that creates and
