@@ -2,8 +2,11 @@ package boxroot
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestDropInReuse checks the drop-in API's memory bound: handles freed are
@@ -92,4 +95,68 @@ func TestDropInPassAround(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDropInGCSafety roots objects through the drop-in API on some
+// goroutines and deletes half of them on others: no rooted object may be
+// collected, and every deleted one must be.
+func TestDropInGCSafety(t *testing.T) {
+	const n = 4000
+	var collected [n]atomic.Bool
+	hs := make([]Handle, n)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < n; i += 8 {
+				p := &payload{id: int64(i)}
+				runtime.AddCleanup(p, func(i int) { collected[i].Store(true) }, i)
+				hs[i] = NewHandle(p)
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range 8 {
+		wg.Add(1)
+		go func() { // deletes the even ones, other goroutines than their creators'
+			defer wg.Done()
+			for i := (g + 1) % 8 * 2; i < n; i += 16 {
+				hs[i].Delete()
+			}
+		}()
+	}
+	wg.Wait()
+	waitCollected := func(want func(i int) bool) {
+		t.Helper()
+		for try := 0; ; try++ {
+			runtime.GC()
+			missing := 0
+			for i := range n {
+				if want(i) && !collected[i].Load() {
+					missing++
+				}
+			}
+			if missing == 0 {
+				return
+			}
+			if try == 100 {
+				t.Fatalf("%d deleted objects still not collected after 100 collections", missing)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	waitCollected(func(i int) bool { return i%2 == 0 })
+	for i := 1; i < n; i += 2 {
+		if collected[i].Load() {
+			t.Fatalf("object %d was collected while rooted", i)
+		}
+		if p, ok := hs[i].Value().(*payload); !ok || p.id != int64(i) {
+			t.Fatalf("handle %d holds %v", i, hs[i].Value())
+		}
+	}
+	for i := 1; i < n; i += 2 {
+		hs[i].Delete()
+	}
+	waitCollected(func(int) bool { return true })
 }
