@@ -8,10 +8,6 @@ import (
 	"github.com/rootbench/rootbench/impls/generational"
 )
 
-func TestConformance(t *testing.T) {
-	celltest.Run(t, "generational", generational.New, celltest.Detects(celltest.AllMisuse))
-}
-
 func TestStats(t *testing.T) {
 	impl := generational.New()
 	st := impl.(cell.Stater)

@@ -8,11 +8,6 @@ import (
 	"github.com/rootbench/rootbench/impls/ocaml"
 )
 
-func TestConformance(t *testing.T) {
-	// The cell is the value itself: no invalid use is detectable.
-	celltest.Run(t, "ocaml", ocaml.New)
-}
-
 func TestNoBookkeeping(t *testing.T) {
 	impl := ocaml.New()
 	if _, ok := impl.(cell.Liver); ok {

@@ -8,10 +8,6 @@ import (
 	"github.com/rootbench/rootbench/impls/ref"
 )
 
-func TestConformance(t *testing.T) {
-	celltest.Run(t, "ref", ref.New, celltest.Detects(celltest.AllMisuse))
-}
-
 // TestLivePublishedOnClose checks the per-domain counting: a remote delete
 // drives one domain's count negative, and the total is exact after Close.
 func TestLivePublishedOnClose(t *testing.T) {
