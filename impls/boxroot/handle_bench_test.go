@@ -11,7 +11,10 @@ import (
 
 // handleAPI is a cgo.Handle-shaped API, for side-by-side benchmarks. Each
 // loop calls its API directly (no function value per call), n times or
-// until pb is done, and counts wrong values.
+// until pb is done, and counts wrong values. So every API writes its two
+// loops out in full (here, in cgo_test.go) rather than sharing one loop
+// over a func value or a type parameter, whose calls BenchmarkHandle
+// would then time with the API's.
 type handleAPI struct {
 	name     string
 	loop     func(n int, v any) (bad int)
