@@ -13,6 +13,7 @@ import (
 // neighbouring handles are neighbouring slots in memory, one cache line
 // apart at most.
 func TestCachesKeepTheirRegions(t *testing.T) {
+	t.Parallel()
 	var a, b pcache
 	for i := range 8 {
 		a.push(Handle(100+i) + tagOne) // region of a: slots 100-107
@@ -41,6 +42,7 @@ func TestCachesKeepTheirRegions(t *testing.T) {
 // even when the cache's own top has gone to another cache (see
 // pcache.pushFreed).
 func TestCacheKeepsItsTop(t *testing.T) {
+	t.Parallel()
 	h := func(i int) Handle { return Handle(i) + 5*tagOne }
 	var c pcache
 	for i := 1; i <= 3; i++ {

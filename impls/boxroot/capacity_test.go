@@ -23,6 +23,7 @@ func TestCapacityLimit(t *testing.T) {
 		capacityChild(t)
 		return
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCapacityLimit$", "-test.v")

@@ -35,6 +35,7 @@ func TestCrossCasesRun(t *testing.T) {
 // checked differently: the fields it writes per cell (the pending chain
 // and the create count) must lie at least 64 bytes from either end.
 func TestCrossCaseDomainsApart(t *testing.T) {
+	t.Parallel()
 	for _, c := range crossCases {
 		typ := reflect.TypeOf(c.domain())
 		if typ.Kind() == reflect.Pointer {

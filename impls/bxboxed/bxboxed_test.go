@@ -10,6 +10,7 @@ import (
 // TestBoxed checks that a cell roots a box, not the value itself: the value
 // read back is the one stored, and the boxroot slot holds something else.
 func TestBoxed(t *testing.T) {
+	t.Parallel()
 	m := New()
 	d := m.NewDomain()
 	v := new(int)

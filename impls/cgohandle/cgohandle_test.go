@@ -16,6 +16,7 @@ import (
 // TestConformance declares only the zero handle) still panic, with
 // runtime/cgo's own message.
 func TestMisuse(t *testing.T) {
+	t.Parallel()
 	panicMsg := func(f func()) (msg string) {
 		defer func() { msg = fmt.Sprint(recover()) }()
 		f()

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNoBookkeeping(t *testing.T) {
+	t.Parallel()
 	impl := ocaml.New()
 	if _, ok := impl.(cell.Liver); ok {
 		t.Error("the control implements cell.Liver; it must do no bookkeeping")
