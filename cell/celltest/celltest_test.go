@@ -152,10 +152,12 @@ func (valueCell) Delete(any)                  {}
 func (valueCell) Close()                      {}
 
 func TestRunCorrectToy(t *testing.T) {
+	t.Parallel()
 	Run(t, "toy", newToy(faultNone), Detects(AllMisuse))
 }
 
 func TestRunControlDetectsNothing(t *testing.T) {
+	t.Parallel()
 	Run(t, "value", func() cell.Impl[any] { return valueCell{} })
 }
 
@@ -166,6 +168,7 @@ func seededModel(impl cell.Impl[toyHandle]) error {
 }
 
 func TestChecksCatchBrokenToys(t *testing.T) {
+	t.Parallel()
 	sz := defaultSizes()
 	checks := map[string]func(f func() cell.Impl[toyHandle]) error{
 		"single-domain": func(f func() cell.Impl[toyHandle]) error { return checkSingleDomain(f, sz.single) },
@@ -215,6 +218,7 @@ func TestChecksCatchBrokenToys(t *testing.T) {
 }
 
 func TestStressSmallRings(t *testing.T) {
+	t.Parallel()
 	for _, workers := range []int{1, 2, 3} {
 		if err := checkStress(newToy(faultNone), workers, 9, 5); err != nil {
 			t.Errorf("%d workers: %v", workers, err)
@@ -223,6 +227,7 @@ func TestStressSmallRings(t *testing.T) {
 }
 
 func TestMisuseString(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m    Misuse
 		want string
@@ -239,6 +244,7 @@ func TestMisuseString(t *testing.T) {
 }
 
 func TestCheckMisuseRejectsUnknown(t *testing.T) {
+	t.Parallel()
 	err := checkMisuse("toy", newToy(faultNone), Misuse(64))
 	if err == nil || !strings.Contains(err.Error(), "unknown misuse") {
 		t.Fatalf("checkMisuse(unknown) = %v, want an 'unknown misuse' error", err)
@@ -249,6 +255,7 @@ func TestCheckMisuseRejectsUnknown(t *testing.T) {
 // reused memory, a value never given, an earlier cell's value (surely the
 // wrong slot), or a later one (either).
 func TestWrongValueSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := expectOf(10, newMarker(10))
 	for _, c := range []struct {
 		got  *marker

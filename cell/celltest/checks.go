@@ -37,6 +37,13 @@ func getAll[C any](d cell.Domain[C], cells []C, exps []expect, when string) erro
 	return nil
 }
 
+// deleteAll deletes every cell through d.
+func deleteAll[C any](d cell.Domain[C], cells []C) {
+	for _, c := range cells {
+		d.Delete(c)
+	}
+}
+
 // checkLive compares the implementation's live count, if it keeps one, with
 // the number of cells created and not deleted.
 func checkLive[C any](impl cell.Impl[C], want int64, when string) error {
@@ -81,9 +88,7 @@ func checkSingleDomain[C any](newImpl func() cell.Impl[C], n int) error {
 	if err := getAll(d, keep, keepExps, "after deleting half and creating again"); err != nil {
 		return fmt.Errorf("single domain: %w", err)
 	}
-	for _, c := range keep {
-		d.Delete(c)
-	}
+	deleteAll(d, keep)
 	d.Close()
 	return checkLive(impl, 0, "single domain: after deleting every cell")
 }
@@ -146,9 +151,7 @@ func checkCrossDomain[C any](newImpl func() cell.Impl[C], n int) error {
 	if err := getAll(b, c1, e1, "B reads A's cells"); err != nil {
 		return fmt.Errorf("cross domain: %w", err)
 	}
-	for _, c := range c1 {
-		b.Delete(c)
-	}
+	deleteAll(b, c1)
 	// A creates again after the remote frees; B creates too.
 	c2, e2 := createN(a, int64(n), n)
 	c3, e3 := createN(b, int64(2*n), n)
@@ -159,21 +162,15 @@ func checkCrossDomain[C any](newImpl func() cell.Impl[C], n int) error {
 		return fmt.Errorf("cross domain: %w", err)
 	}
 	// Each deletes the other's cells.
-	for _, c := range c3 {
-		a.Delete(c)
-	}
-	for _, c := range c2 {
-		b.Delete(c)
-	}
+	deleteAll(a, c3)
+	deleteAll(b, c2)
 	// A's cells outlive A: B reads and deletes them after A is closed.
 	c4, e4 := createN(a, int64(3*n), n)
 	a.Close()
 	if err := getAll(b, c4, e4, "B reads cells of the closed domain A"); err != nil {
 		return fmt.Errorf("cross domain: %w", err)
 	}
-	for _, c := range c4 {
-		b.Delete(c)
-	}
+	deleteAll(b, c4)
 	b.Close()
 	return checkLive(impl, 0, "cross domain: after every cell was deleted and both domains closed")
 }
@@ -302,9 +299,7 @@ func stressWorker[C any](impl cell.Impl[C], w int, in <-chan stressBatch[C], out
 				b.hops--
 				outq = append(outq, b)
 			} else {
-				for _, c := range b.cells {
-					d.Delete(c)
-				}
+				deleteAll(d, b.cells)
 			}
 		case <-abort:
 			return errAborted

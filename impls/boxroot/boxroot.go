@@ -44,13 +44,15 @@ type Options struct {
 	// NoReuse never refills a full pool in place from its delayed list
 	// when a domain needs room; delayed lists are taken back only by a
 	// periodic sweep, the analogue of OCaml boxroot flushing them when the
-	// GC scans its pools (experiment 3 of the message-passing MR).
+	// GC scans its pools (experiment 3 of OCaml boxroot's message-passing
+	// merge request).
 	NoReuse bool
 	// EagerRemote publishes every remote delete at once with its own CAS,
 	// instead of batching a chain per pool.
 	EagerRemote bool
 	// LockedRemote makes every remote delete take the pool's mutex
-	// (experiment 2). It takes precedence over EagerRemote.
+	// (experiment 2 of the same merge request). It takes precedence over
+	// EagerRemote.
 	LockedRemote bool
 	// Name is the implementation's name in panic messages; "" means
 	// "boxroot".
@@ -325,64 +327,4 @@ func (im *Impl) tryAcquire(d *Domain) *pool {
 	// fields happen after this Store, which happens after mu was acquired.
 	found.owner.Store(d)
 	return found
-}
-
-// counters are a domain's event counts.
-type counters struct {
-	creates, localDeletes, remoteDeletes int64
-	slowCreates, flushes, publishes      int64
-}
-
-func (c *counters) add(o counters) {
-	c.creates += o.creates
-	c.localDeletes += o.localDeletes
-	c.remoteDeletes += o.remoteDeletes
-	c.slowCreates += o.slowCreates
-	c.flushes += o.flushes
-	c.publishes += o.publishes
-}
-
-// totals sums the counters of closed domains and the last published
-// counters of open ones. Called with mu held.
-func (im *Impl) totals() counters {
-	t := im.closed
-	for d := range im.domains {
-		t.add(d.mirror.load())
-	}
-	return t
-}
-
-// Live returns the number of handles created and not deleted. It is exact
-// once every domain is closed; while domains run it lags behind by the work
-// they have not yet published (at most a pool switch's worth each).
-func (im *Impl) Live() int64 {
-	im.mu.Lock()
-	defer im.mu.Unlock()
-	t := im.totals()
-	return t.creates - t.localDeletes - t.remoteDeletes
-}
-
-// Stats returns the allocator's counters (see the package documentation).
-// Safe to call while domains run: the figures are then approximate.
-func (im *Impl) Stats() map[string]int64 {
-	im.mu.Lock()
-	defer im.mu.Unlock()
-	t := im.totals()
-	return map[string]int64{
-		"pools_allocated":  im.allocs,
-		"peak_pools":       im.peak,
-		"pools_released":   im.released,
-		"pools":            im.pools,
-		"pools_empty":      int64(len(im.empty)),
-		"pools_orphaned":   int64(len(im.orphans)),
-		"orphans_adopted":  im.adopted,
-		"live":             t.creates - t.localDeletes - t.remoteDeletes,
-		"creates":          t.creates,
-		"local_deletes":    t.localDeletes,
-		"remote_deletes":   t.remoteDeletes,
-		"delayed_flushes":  t.flushes,
-		"remote_publishes": t.publishes,
-		"slow_creates":     t.slowCreates,
-		"domains_open":     int64(len(im.domains)),
-	}
 }

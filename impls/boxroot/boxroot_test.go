@@ -6,6 +6,7 @@ import (
 )
 
 func TestStatsKeys(t *testing.T) {
+	t.Parallel()
 	im := New(Options{})
 	d := im.NewDomain()
 	d.Delete(d.Create(1))
@@ -24,6 +25,7 @@ func TestStatsKeys(t *testing.T) {
 }
 
 func TestVariants(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, v := range Variants() {
 		if seen[v.Name] || v.Name == "" || v.Description == "" {
@@ -59,6 +61,7 @@ func fill(d interface{ Create(any) Handle }, n int) []Handle {
 // empty up to maxEmpty and released beyond; handles into them panic; a new
 // domain reuses the kept pools instead of allocating.
 func TestRecycleAndRelease(t *testing.T) {
+	t.Parallel()
 	im := New(Options{})
 	d := im.NewDomain()
 	const npools = maxEmpty + 5
@@ -94,6 +97,7 @@ func TestRecycleAndRelease(t *testing.T) {
 // are orphaned; a domain that needs room adopts one; the handles keep their
 // values, and the adopter deletes them locally.
 func TestOrphanAdoption(t *testing.T) {
+	t.Parallel()
 	im := New(Options{})
 	a := im.NewDomain()
 	hs := fill(a, 2*poolSize)
@@ -126,6 +130,7 @@ func TestOrphanAdoption(t *testing.T) {
 // TestTrim: a domain whose working set shrinks hands its idle wholly free
 // pools back while it is still open.
 func TestTrim(t *testing.T) {
+	t.Parallel()
 	im := New(Options{})
 	im.trimMin, im.idleFactor = 4, 1
 	d := im.NewDomain()
@@ -191,6 +196,7 @@ func TestDropIn(t *testing.T) {
 // closed with a chain open refuses further deletes instead of extending a
 // chain nobody will publish.
 func TestFastPathModes(t *testing.T) {
+	t.Parallel()
 	im := New(Options{})
 	a, b := im.NewLocalDomain(), im.NewLocalDomain()
 	hs := make([]Handle, 8)

@@ -37,7 +37,9 @@ import (
 // Why the M and not the P: the M's id is one dependent load from the M
 // (g.m, m.id), the P's two (g.m, m.p, p.id), and the message-passing
 // workload, whose every create and delete finds its cache, runs faster for
-// it (results/boxroot-handle-bench.md, "A cache per M, landed").
+// it. BenchmarkHandleCrossThread measures it: its boxroot-handle case runs
+// these fast paths, its boxroot-handle-pinned case the pinned ones on the
+// P's cache, in the same invocation.
 // The cost is in memory: a cache belongs to every M that ran drop-in code
 // (and whose id is below maxCaches), not to every P; a program's Ms are
 // its Ps' plus those blocked in system calls or cgo calls, locked to a

@@ -75,6 +75,7 @@ func TestAsmMid(t *testing.T) {
 // path, against the Go fast paths' (treeCache, which TestCacheTree
 // checks): id i gets caches[i], an id beyond maxCaches none.
 func TestAsmTree(t *testing.T) {
+	t.Parallel()
 	for id := range uint(maxCaches + 2) {
 		if got, want := asmTreeCache(id), treeCache(id); got != want {
 			t.Errorf("id %d: the assembly's tree finds %p, the Go tree %p", id, got, want)
@@ -92,6 +93,7 @@ func TestAsmTree(t *testing.T) {
 // popped, so that both of pushFreed's branches are taken, and the cache
 // fills and empties.
 func TestAsmCacheModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(rt *rapid.T) {
 		asm, model := new(pcache), new(pcache)
 		start := rapid.Uint().Draw(rt, "start") // top and bottom run free

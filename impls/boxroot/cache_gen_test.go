@@ -16,6 +16,7 @@ import (
 // cache_asm_linux_amd64.s are what gen_cache.go writes: a hand edit of one
 // of their leaves, which could give two Ps one cache, fails here.
 func TestCacheFastPathsGenerated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	goFile, asmFile := filepath.Join(dir, "cache.go"), filepath.Join(dir, "cache.s")
 	if out, err := exec.Command("go", "run", "gen_cache.go", "-o", goFile, "-asm", asmFile).CombinedOutput(); err != nil {

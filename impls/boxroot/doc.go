@@ -206,19 +206,18 @@
 // BenchmarkHandleCrossThread runs the pattern the drop-in API exists for,
 // handles created on one thread and deleted on another (the
 // message-passing workload in process), beside the domain API: there every
-// create and every delete pays its pin, and every cacheBatch of them one
-// visit to the depot; the domain API pays neither. Its unpinned-floor case
+// create and every delete finds its cache (with a pin, where the fast
+// paths pin), and every cacheBatch of them visits the depot; the domain
+// API pays neither. Its unpinned-floor case
 // is the drop-in caches and depot with the pins taken out (a private cache
 // per worker), its pinned-floor case the same with the pins put back: the
 // drop-in API if finding its cache were free. Its dropin-indexed case is
 // the pinned drop-in API with its cache at &caches[id], where every load
-// of the cache waits for the P id: what the tree saves. Its nocopy-floor
-// case is the unpinned floor without the magazines' copies. Its
+// of the cache waits for the id (the M's or the P's): what the tree
+// saves. Its
 // domain-pins-floor case is the domain API with the drop-in API's pins
 // around each create and delete: the least any drop-in design that pins
-// per operation can cost, since the domain API is the reference. Its
-// pdomain-floor and pdomain-checked cases price another design for the
-// drop-in API: a domain per P, used pinned.
+// per operation can cost, since the domain API is the reference.
 //
 // # Ablations
 //

@@ -11,8 +11,9 @@ import "github.com/rootbench/rootbench/cell"
 //
 // Any drop-in design keeps per-P state, since its callers hold no context,
 // and the cheapest safe way Go offers to it is a pin (procPin, as sync.Pool
-// does; a delete with one atomic operation instead measured slower, see
-// results/boxroot-handle-bench.md): one pin pair per create and per delete.
+// does; BenchmarkCalibratePin prices a pin pair beside
+// BenchmarkCalibrateCAS's two atomic operations): one pin pair per create
+// and per delete.
 // The domain API is the cheapest allocator here, and the reference the
 // drop-in API's targets are set against. So this case is the least a
 // drop-in design that pins per operation can cost in this stream, whatever

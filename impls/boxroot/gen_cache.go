@@ -104,11 +104,10 @@ package boxroot
 // compiles to a jump table, whose indirect jump cost the single goroutine
 // more than the tree does; and it stops at directCaches leaves, each level
 // of compares costing the single goroutine a little more. Ids from
-// directCaches on take &caches[id]. The costs, and the commands that
-// measure them, are in results/boxroot-handle-bench.md ("The P id's chain
-// of loads", "A cache per M, landed"); the "dropin-indexed" case
-// of BenchmarkHandleCrossThread is the pinned API with its cache at
-// &caches[id], beside it in the same run.
+// directCaches on take &caches[id]. BenchmarkHandle measures the single
+// goroutine's cost; BenchmarkHandleCrossThread measures what the tree
+// saves: its "dropin-indexed" case is the pinned API with its cache at
+// &caches[id], beside "boxroot-handle" in the same run.
 
 // directCaches is how many ids have a leaf of their own, with their cache
 // at a constant address, in the fast paths' tree.
@@ -140,8 +139,8 @@ func (h Handle) Delete() {
 // one call deep; a workload calls the cell's methods through an
 // interface, and as wrappers they would add a second call, which the
 // domain API's cells (whose fast paths inline into their methods) do not
-// pay. Measured in results/boxroot-handle-bench.md ("The cell's methods
-// as the fast paths").
+// pay. BenchmarkHandleCrossThread's boxroot-handle case runs the workload
+// through these methods, beside the domain API's boxroot case.
 func (hd *handleDomain) Create(v any) Handle {
 	hd.creates++
 {{template "create"}}}

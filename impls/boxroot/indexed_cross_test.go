@@ -9,9 +9,10 @@ import "github.com/rootbench/rootbench/cell"
 // M's where the real fast paths run in assembly, the P's where they pin),
 // &caches[id], as they did before the tree of compares on the id
 // (cache_norace.go): the same caches, depot and slow paths, with every
-// load of the cache waiting for the id's chain of loads. Beside "boxroot-handle" it measures what the tree
-// saves, in the same invocation. Not under -race, where the caches are
-// guarded by locks instead of pins.
+// load of the cache waiting for the id's chain of loads. Beside
+// "boxroot-handle" it measures what the tree saves, in the same
+// invocation. Not under -race, where the caches are guarded by locks
+// instead of pins.
 func init() {
 	crossCases = append(crossCases, crossCaseOf("dropin-indexed",
 		func() cell.Impl[Handle] { return &indexedImpl{} }))
@@ -19,13 +20,13 @@ func init() {
 
 type indexedImpl struct{ floorCounts }
 
-func (fi *indexedImpl) NewDomain() cell.Domain[Handle] { return &indexedDomain{fi: fi} }
+func (fi *indexedImpl) NewDomain() cell.Domain[Handle] {
+	return &indexedDomain{floorWorker: floorWorker{fc: &fi.floorCounts}}
+}
 
 type indexedDomain struct {
-	_                [64]byte // apart from the previous worker's domain
-	fi               *indexedImpl
-	creates, deletes int64
-	_                [64]byte // apart from the next worker's domain
+	floorWorker
+	_ [64]byte // apart from the next worker's domain
 }
 
 func (d *indexedDomain) Create(v any) Handle {
@@ -56,4 +57,4 @@ func (d *indexedDomain) Delete(h Handle) {
 	deleteSlow(h + tagOne)
 }
 
-func (d *indexedDomain) Close() { d.fi.closed(&d.creates, &d.deletes) }
+func (d *indexedDomain) Close() { d.close() }

@@ -13,6 +13,7 @@ import (
 // their fast paths (create, delete) inlined into them, so both are listed.
 // It asks the compiler, as go build -gcflags=-m=2.
 func TestIntendedInlining(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "build", "-gcflags=-m=2", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)

@@ -10,6 +10,7 @@ import (
 // separate cache lines, in that order, before the slots, as the comments in
 // pool say.
 func TestPoolLayout(t *testing.T) {
+	t.Parallel()
 	var p pool
 	lines := []struct {
 		name string

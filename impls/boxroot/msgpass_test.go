@@ -19,6 +19,7 @@ import (
 // the point there is that it stays bounded (without any reclaim the peak
 // would be cells/poolSize).
 func TestMsgPassMemory(t *testing.T) {
+	t.Parallel()
 	cells := 10_000_000
 	if testing.Short() || raceEnabled {
 		cells = 1_000_000

@@ -17,7 +17,7 @@ func init() {
 type pinnedImpl struct{ unpinnedImpl }
 
 func (fi *pinnedImpl) NewDomain() cell.Domain[Handle] {
-	return &pinnedDomain{unpinnedDomain{fi: &fi.unpinnedImpl}}
+	return &pinnedDomain{unpinnedDomain{floorWorker: floorWorker{fc: &fi.floorCounts}}}
 }
 
 type pinnedDomain struct{ unpinnedDomain }

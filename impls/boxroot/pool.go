@@ -100,10 +100,9 @@ func linkNext(m *freeMark) int32 {
 // a free slot, whatever its v.
 //
 // The h word makes a slot 24 bytes rather than 16. In message passing,
-// every slot moves between the cores, and the extra word costs there while
-// the check itself costs nothing: `rootbench ab --layouts` of the 16-byte
-// slots against 24-byte ones (results/boxroot-handle-bench.md, "The
-// domain API since 51c97ff").
+// every slot moves between the cores, so the extra word costs there, while
+// the check itself costs nothing: the message-passing workload measures it
+// (BenchmarkMsgPass's boxroot case, or `rootbench run --cell boxroot`).
 type slot struct {
 	v any
 	h Handle

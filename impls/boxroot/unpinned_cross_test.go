@@ -20,8 +20,9 @@ func init() {
 		func() cell.Impl[Handle] { return &unpinnedImpl{} }))
 }
 
-// floorCounts counts the cells of a floor case (this one, nocopy-floor),
-// for cell.Liver: its domains add their counts when they close.
+// floorCounts counts the cells of a floor case (this one, dropin-indexed,
+// domain-pins-floor), for cell.Liver: its domains add their counts when
+// they close.
 type floorCounts struct{ creates, deletes atomic.Int64 }
 
 // Live implements cell.Liver.
@@ -34,15 +35,27 @@ func (fc *floorCounts) closed(creates, deletes *int64) {
 	*creates, *deletes = 0, 0
 }
 
+// floorWorker begins a floor case's worker domain (this one's,
+// dropin-indexed's): padding apart from the previous worker's domain, and
+// the counts it adds to its implementation's floorCounts when it closes.
+type floorWorker struct {
+	_                [64]byte // apart from the previous worker's domain
+	fc               *floorCounts
+	creates, deletes int64
+}
+
+// close adds the worker's counts to its implementation's.
+func (w *floorWorker) close() { w.fc.closed(&w.creates, &w.deletes) }
+
 type unpinnedImpl struct{ floorCounts }
 
-func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] { return &unpinnedDomain{fi: fi} }
+func (fi *unpinnedImpl) NewDomain() cell.Domain[Handle] {
+	return &unpinnedDomain{floorWorker: floorWorker{fc: &fi.floorCounts}}
+}
 
 type unpinnedDomain struct {
-	_                [64]byte // apart from the previous worker's domain
-	fi               *unpinnedImpl
-	creates, deletes int64
-	c                pcache
+	floorWorker
+	c pcache
 }
 
 func (d *unpinnedDomain) Create(v any) Handle {
@@ -69,7 +82,7 @@ func (d *unpinnedDomain) Close() {
 	giveToPools(d.c.handles())
 	std.mu.Unlock()
 	d.c.top, d.c.bottom = 0, 0
-	d.fi.closed(&d.creates, &d.deletes)
+	d.close()
 }
 
 // unpinnedRefill is depotRefill for a private, empty cache: the same

@@ -4,17 +4,13 @@ import (
 	"testing"
 
 	"github.com/rootbench/rootbench/cell"
-	"github.com/rootbench/rootbench/cell/celltest"
 	"github.com/rootbench/rootbench/impls/boxroot"
 )
-
-func TestConformance(t *testing.T) {
-	celltest.Run(t, "bxboxed", New, celltest.Detects(celltest.AllMisuse))
-}
 
 // TestBoxed checks that a cell roots a box, not the value itself: the value
 // read back is the one stored, and the boxroot slot holds something else.
 func TestBoxed(t *testing.T) {
+	t.Parallel()
 	m := New()
 	d := m.NewDomain()
 	v := new(int)

@@ -10,6 +10,7 @@ import (
 // TestAvailability holds in both builds: the cell is available exactly when
 // there is no reason it is not, and the reason names cgo.
 func TestAvailability(t *testing.T) {
+	t.Parallel()
 	if cgohandle.Available != (cgohandle.Unavailable == "") {
 		t.Fatalf("Available = %v but Unavailable = %q", cgohandle.Available, cgohandle.Unavailable)
 	}

@@ -13,8 +13,8 @@
 // misuse of an invalid Handle": renaming that panic needs a deferred
 // recover on every Get and Delete, a cost on every call of the cell that
 // is the baseline (BenchmarkGetRenamingDefer against BenchmarkGet measures
-// it; results/comment-figures.md records the figure). The conformance test declares only the zero handle and
-// checks the other two panics separately.
+// it). The conformance test (impls' TestConformance) declares only the
+// zero handle; this package's TestMisuse checks the other two panics.
 //
 // The package needs cgo; built with CGO_ENABLED=0 it only exports
 // Available (false) and Unavailable, the reason.

@@ -8,11 +8,8 @@ import (
 	"github.com/rootbench/rootbench/impls/generational"
 )
 
-func TestConformance(t *testing.T) {
-	celltest.Run(t, "generational", generational.New, celltest.Detects(celltest.AllMisuse))
-}
-
 func TestStats(t *testing.T) {
+	t.Parallel()
 	impl := generational.New()
 	st := impl.(cell.Stater)
 	a, b := impl.NewDomain(), impl.NewDomain()
@@ -42,6 +39,7 @@ func TestStats(t *testing.T) {
 
 // TestForeignCell: a box of another Impl is not in this registry.
 func TestForeignCell(t *testing.T) {
+	t.Parallel()
 	c := generational.New().NewDomain().Create(1)
 	d := generational.New().NewDomain()
 	defer func() {

@@ -8,12 +8,8 @@ import (
 	"github.com/rootbench/rootbench/impls/ocaml"
 )
 
-func TestConformance(t *testing.T) {
-	// The cell is the value itself: no invalid use is detectable.
-	celltest.Run(t, "ocaml", ocaml.New)
-}
-
 func TestNoBookkeeping(t *testing.T) {
+	t.Parallel()
 	impl := ocaml.New()
 	if _, ok := impl.(cell.Liver); ok {
 		t.Error("the control implements cell.Liver; it must do no bookkeeping")

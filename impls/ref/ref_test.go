@@ -8,13 +8,10 @@ import (
 	"github.com/rootbench/rootbench/impls/ref"
 )
 
-func TestConformance(t *testing.T) {
-	celltest.Run(t, "ref", ref.New, celltest.Detects(celltest.AllMisuse))
-}
-
 // TestLivePublishedOnClose checks the per-domain counting: a remote delete
 // drives one domain's count negative, and the total is exact after Close.
 func TestLivePublishedOnClose(t *testing.T) {
+	t.Parallel()
 	impl := ref.New()
 	live := impl.(cell.Liver)
 	a, b := impl.NewDomain(), impl.NewDomain()
@@ -39,6 +36,7 @@ func TestLivePublishedOnClose(t *testing.T) {
 
 // TestNilValue: nil is a legitimate value, distinct from a deleted cell.
 func TestNilValue(t *testing.T) {
+	t.Parallel()
 	d := ref.New().NewDomain()
 	c := d.Create(nil)
 	if got := d.Get(c); got != nil {

@@ -4,21 +4,38 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
+
+	"github.com/rootbench/rootbench/workload/msgpass"
 )
+
+// TestCrossCasesRun runs every case of BenchmarkHandleCrossThread once,
+// small, with two producers and two consumers: the workload checks every
+// value and that no cell stays live, so a floor that lost or mixed up a
+// slot fails here rather than only skewing a benchmark.
+func TestCrossCasesRun(t *testing.T) {
+	for _, c := range crossCases {
+		p := msgpass.DefaultParams()
+		p.Producers, p.Consumers, p.NIters = 2, 2, 20
+		if _, err := c.run(p); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
 
 // TestCrossCaseDomainsApart checks that no two workers' domains of a
 // BenchmarkHandleCrossThread case can share a cache line. The workers
 // allocate their domains one after another, often from the same span, and
 // each writes its own per-cell counters: two domains in one cache line
 // make the producer and the consumer write that line in turn at every
-// cell, which costs more than the whole create and delete (a floor
-// measured without padding read 2.2x the domain API at 1x1 in some
-// processes and 1.2x in others; results/boxroot-handle-bench.md, "False
-// sharing in the floors"). So a case's domain type must begin and end with
+// cell, which costs more than the whole create and delete: without the
+// padding, a floor's ratio to the domain API in BenchmarkHandleCrossThread
+// depended on where its domains happened to be allocated, from one process
+// to the next. So a case's domain type must begin and end with
 // at least 64 bytes of blank padding. The domain API's own Domain is
 // checked differently: the fields it writes per cell (the pending chain
 // and the create count) must lie at least 64 bytes from either end.
 func TestCrossCaseDomainsApart(t *testing.T) {
+	t.Parallel()
 	for _, c := range crossCases {
 		typ := reflect.TypeOf(c.domain())
 		if typ.Kind() == reflect.Pointer {
