@@ -19,7 +19,7 @@ import (
 )
 
 // Texts of the workers that predate --describe, as builds ff81315 to
-// 8b5e1bb print them (results/protocol-history.md).
+// 8b5e1bb print them (docs/records.md, "worker protocol").
 const (
 	oldHelp = `Run one measured run and print it as one JSON line (used by the harness)
 
@@ -421,13 +421,13 @@ const historyEnv = "ROOTBENCH_PROTOCOL_HISTORY"
 // by commit, to reuse them.
 const historyBinEnv = "ROOTBENCH_PROTOCOL_BIN"
 
-// TestProtocolHistory is the check behind results/protocol-history.md. It
-// builds `rootbench` at every revision in $ROOTBENCH_PROTOCOL_HISTORY
-// (separated by spaces or commas; "." is the working tree, as is), learns
-// each build's worker with DescribeWorker, matches every pair of builds as
-// ab's base (the earlier in the list) and head, and runs the rendered msgpass
-// and callback command lines of both sides. Building revisions takes minutes, so it
-// runs only when asked:
+// TestProtocolHistory is the check behind the "worker protocol" record of
+// docs/records.md. It builds `rootbench` at every revision in
+// $ROOTBENCH_PROTOCOL_HISTORY (separated by spaces or commas; "." is the
+// working tree, as is), learns each build's worker with DescribeWorker,
+// matches every pair of builds as ab's base (the earlier in the list) and
+// head, and runs the rendered msgpass and callback command lines of both
+// sides. Building revisions takes minutes, so it runs only when asked:
 //
 //	ROOTBENCH_PROTOCOL_HISTORY="ff81315 51c97ff 06eb3a1 8e283c8 8b5e1bb ." \
 //	    go test -run TestProtocolHistory -v ./harness

@@ -68,7 +68,7 @@ func TestEstimateMemorySaturates(t *testing.T) {
 	if e := EstimateMemory(p); e.Bytes != math.MaxInt64 || e.CellsInFlight <= 0 {
 		t.Errorf("absurd plan: estimate %+v, want Bytes saturated at MaxInt64", e)
 	}
-	// The plan: 16_777_216 cells per batch, 64 producers, 1000 batches each.
+	// A plan far beyond any machine: 16_777_216 cells per batch, 64 producers, 1000 batches each.
 	p = DefaultParams()
 	p.MaxDelay, p.NIters, p.BatchSize, p.Producers = 0, 1000, 16_777_216, 64
 	if e := EstimateMemory(p); e.Bytes < 1<<40 {
