@@ -14,10 +14,7 @@ func TestToolOf(t *testing.T) {
 	if err != nil || tool.GoVersion == "" || tool.Name != ToolName {
 		t.Errorf("ToolOf(test binary) = %+v, %v", tool, err)
 	}
-	script := t.TempDir() + "/wrapper.sh"
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec true\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script := writeScript(t, "wrapper.sh", "#!/bin/sh\nexec true\n")
 	tool, err = ToolOf(script, nil)
 	if err == nil || tool.Version != "(unknown)" || tool.Revision != "" {
 		t.Errorf("ToolOf(script) = %+v, %v; want an error and an unknown version", tool, err)

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -34,13 +32,7 @@ func TestMachineParsers(t *testing.T) {
 
 func TestCollectMachineFromFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, data string) string { return writeFile(t, dir, name, data, 0o644) }
 	saved := []string{cpuinfoPath, governorPath, loadavgPath, meminfoPath}
 	t.Cleanup(func() { cpuinfoPath, governorPath, loadavgPath, meminfoPath = saved[0], saved[1], saved[2], saved[3] })
 	cpuinfoPath = write("cpuinfo", "model name : Test CPU 9000\n")

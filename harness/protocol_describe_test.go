@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -123,10 +122,7 @@ func TestDescribeNewWorker(t *testing.T) {
 
 func TestDescribeRefusesWhatIsNotRootbench(t *testing.T) {
 	dir := t.TempDir()
-	plain := filepath.Join(dir, "plain.txt")
-	if err := os.WriteFile(plain, []byte("#!/bin/sh\necho hi\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain := writeFile(t, dir, "plain.txt", "#!/bin/sh\necho hi\n", 0o644)
 	for _, tc := range []struct {
 		name, exe, want string
 	}{

@@ -1,10 +1,7 @@
 package harness
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 )
 
 // Texts of the workers that predate --describe, as builds ff81315 to
@@ -28,15 +25,6 @@ Flags:
 	oldCbParams  = "variant, handle, threads, calls"
 	oldWorkloads = "msgpass, callback"
 )
-
-func writeScript(t *testing.T, name, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 func split(list string) []string { return strings.Split(list, ", ") }
 

@@ -34,11 +34,7 @@ func labels(f *File) []string {
 }
 
 func indexes(r *Result) []int {
-	var is []int
-	for _, run := range r.Runs {
-		is = append(is, run.Index)
-	}
-	return is
+	return perRun(r, func(run Run) int { return run.Index })
 }
 
 func TestExecuteFailureReasons(t *testing.T) {
