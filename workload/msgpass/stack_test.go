@@ -54,22 +54,18 @@ func TestStackConcurrent(t *testing.T) {
 		var popped atomic.Int64
 		seen := make([][]int, poppers)
 		var wg sync.WaitGroup
-		for p := 0; p < pushers; p++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < per; i++ {
+		for p := range pushers {
+			wg.Go(func() {
+				for i := range per {
 					s.push(p*per + i)
 					if i%16 == 0 {
 						runtime.Gosched()
 					}
 				}
-			}()
+			})
 		}
-		for c := 0; c < poppers; c++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		for c := range poppers {
+			wg.Go(func() {
 				for popped.Load() < int64(total) {
 					if v, ok := s.pop(); ok {
 						seen[c] = append(seen[c], v)
@@ -78,7 +74,7 @@ func TestStackConcurrent(t *testing.T) {
 						runtime.Gosched()
 					}
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		count := make([]int, total)
@@ -90,11 +86,7 @@ func TestStackConcurrent(t *testing.T) {
 				count[v]++
 			}
 		}
-		for v, n := range count {
-			if n != 1 {
-				t.Fatalf("item %d popped %d times", v, n)
-			}
-		}
+		exactlyOnce(t, count, "item %d popped %d times")
 		if _, ok := s.pop(); ok {
 			t.Fatal("stack not empty after every item was popped")
 		}
@@ -110,14 +102,12 @@ func TestFreeListConcurrent(t *testing.T) {
 		total := pushers * per
 		var l freeList[int]
 		var wg sync.WaitGroup
-		for p := 0; p < pushers; p++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < per; i++ {
+		for p := range pushers {
+			wg.Go(func() {
+				for i := range per {
 					l.push(&batch[int]{producer: p, index: int64(i)})
 				}
-			}()
+			})
 		}
 		count := make([]int, total)
 		got := 0
@@ -135,12 +125,18 @@ func TestFreeListConcurrent(t *testing.T) {
 		if l.takeAll() != nil {
 			t.Fatal("free list not empty after every batch was taken")
 		}
-		for i, n := range count {
-			if n != 1 {
-				t.Fatalf("batch %d taken %d times", i, n)
-			}
-		}
+		exactlyOnce(t, count, "batch %d taken %d times")
 	})
+}
+
+// exactlyOnce fails t, with format (the item's index, then its count),
+// unless every item of count was seen once.
+func exactlyOnce(t *rapid.T, count []int, format string) {
+	for i, n := range count {
+		if n != 1 {
+			t.Fatalf(format, i, n)
+		}
+	}
 }
 
 // TestEventNoLostWakeup: a producer hands items one at a time to sleeping
@@ -166,10 +162,8 @@ func TestEventNoLostWakeup(t *testing.T) {
 				}
 			}
 		}
-		for c := 0; c < consumers; c++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		for range consumers {
+			wg.Go(func() {
 				for {
 					if taken.Load() >= int64(items) {
 						return
@@ -187,7 +181,7 @@ func TestEventNoLostWakeup(t *testing.T) {
 					}
 					ev.wait(key, &stop)
 				}
-			}()
+			})
 		}
 		for i := 0; i < items; i++ {
 			avail.Add(1)
