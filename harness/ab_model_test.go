@@ -13,6 +13,7 @@ import (
 // decisions, the engine makes exactly the runs the specification says, and
 // never more looks than planned.
 func TestABScheduleModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nb := rapid.IntRange(1, 3).Draw(t, "benchmarks")
 		nl := rapid.IntRange(1, 4).Draw(t, "looks")

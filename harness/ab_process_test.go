@@ -13,6 +13,7 @@ import (
 // Two real worker processes: each side runs its own executable with its own
 // environment.
 func TestExecuteABProcesses(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

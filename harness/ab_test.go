@@ -96,6 +96,7 @@ func sidesOf(calls []abCall, b int) string {
 }
 
 func TestABOrderIsABBA(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(3), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Warmup: 1, Rule: fixedRule(never, 4, 8),
@@ -140,6 +141,7 @@ func TestABOrderIsABBA(t *testing.T) {
 }
 
 func TestABStopsWhenDecided(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(func(base, head *File, l Look) (bool, string) {
@@ -166,6 +168,7 @@ func TestABStopsWhenDecided(t *testing.T) {
 }
 
 func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
+	t.Parallel()
 	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; 130ms allow 3 rounds
 	// (the 4th would end at 160ms), between the planned looks at 2 and 4.
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
@@ -204,6 +207,7 @@ func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
 }
 
 func TestABFailureStopsBothSides(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1,
 		fail: func(side, bench, k int) bool { return side == sideHead && bench == 1 && k == 1 },
 		opt: ABOptions{
@@ -235,6 +239,7 @@ func TestABFailureStopsBothSides(t *testing.T) {
 }
 
 func TestABInterrupt(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: 5, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 4),
@@ -249,6 +254,7 @@ func TestABInterrupt(t *testing.T) {
 }
 
 func TestABOptionsRefused(t *testing.T) {
+	t.Parallel()
 	good := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 2, 4)}
 	for name, mut := range map[string]func(o *ABOptions){
@@ -276,6 +282,7 @@ func TestABOptionsRefused(t *testing.T) {
 }
 
 func TestABAutomaticLooks(t *testing.T) {
+	t.Parallel()
 	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; after the first two
 	// (80ms) the 1s budget leaves room for 23 more: 25 runs per side, so
 	// looks planned at 6, 12 and 24; the last is made when the budget
@@ -300,6 +307,7 @@ func TestABAutomaticLooks(t *testing.T) {
 // the looks count the slowest benchmark's runs, and the base and head runs
 // with one Pair number are adjacent.
 func TestABBalancesTime(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 4),

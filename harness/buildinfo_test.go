@@ -6,6 +6,7 @@ import (
 )
 
 func TestToolOf(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

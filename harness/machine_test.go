@@ -8,6 +8,7 @@ import (
 )
 
 func TestMachineParsers(t *testing.T) {
+	t.Parallel()
 	x86 := "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\n\nprocessor\t: 1\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\n"
 	if got := cpuModel([]byte(x86)); got != "Intel(R) Xeon(R) CPU @ 2.20GHz" {
 		t.Errorf("x86 model = %q", got)
@@ -57,6 +58,7 @@ func TestCollectMachineFromFiles(t *testing.T) {
 }
 
 func TestMachineWarnings(t *testing.T) {
+	t.Parallel()
 	quiet := Machine{LogicalCPUs: 4, Governor: "performance", LoadAvg: []float64{2, 0, 0}}
 	if ws := MachineWarnings(quiet); len(ws) != 0 {
 		t.Errorf("quiet machine: %q", ws)
@@ -71,6 +73,7 @@ func TestMachineWarnings(t *testing.T) {
 }
 
 func TestCollectTool(t *testing.T) {
+	t.Parallel()
 	tool := CollectTool([]string{"rootbench", "run", "--runs", "3"})
 	if tool.Name != ToolName || tool.Version == "" || tool.GoVersion != runtime.Version() ||
 		!slices.Equal(tool.CommandLine, []string{"rootbench", "run", "--runs", "3"}) {

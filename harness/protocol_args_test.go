@@ -7,6 +7,7 @@ import (
 )
 
 func TestArgs(t *testing.T) {
+	t.Parallel()
 	old, mid, cur := oldInfo("base", false), oldInfo("mid", true), newInfo("head")
 	params := map[string]string{"NITERS": "200", "batch-size": "64", ParamPasses: "1", ParamWarmupPasses: "0"}
 	req := WorkerRequest{Workload: "msgpass", Cell: "boxroot", Params: params, Pin: "0"}
@@ -44,6 +45,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestCheckCell(t *testing.T) {
+	t.Parallel()
 	info := oldInfo("base", false)
 	if err := info.CheckCell("msgpass", "Boxroot-Handle"); err != nil {
 		t.Error(err)

@@ -66,6 +66,7 @@ exit 70
 }
 
 func TestDescribeOldWorker(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		passes, cgo bool
 	}{{false, true}, {true, true}, {true, false}} {
@@ -90,6 +91,7 @@ func TestDescribeOldWorker(t *testing.T) {
 // A planted slowdown in the caller's environment must not hide the probes'
 // answers (a shipped build refuses every cell while it is set).
 func TestDescribeOldWorkerIgnoresSlowEnv(t *testing.T) {
+	t.Parallel()
 	exe := writeScript(t, "rootbench-slow", fmt.Sprintf(`#!/bin/sh
 if [ -n "$%s" ]; then echo "rootbench: %s is set" >&2; exit 2; fi
 exec %s "$@"
@@ -100,6 +102,7 @@ exec %s "$@"
 }
 
 func TestDescribeNewWorker(t *testing.T) {
+	t.Parallel()
 	want := newInfo("")
 	d := WorkerDescription{Protocol: 1, Flags: want.Flags, WarmupPass: true, Workloads: map[string]WorkloadDescription{}}
 	for w, ps := range want.Workloads {
@@ -121,6 +124,7 @@ func TestDescribeNewWorker(t *testing.T) {
 }
 
 func TestDescribeRefusesWhatIsNotRootbench(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plain := writeFile(t, dir, "plain.txt", "#!/bin/sh\necho hi\n", 0o644)
 	for _, tc := range []struct {
@@ -150,6 +154,7 @@ func TestDescribeRefusesWhatIsNotRootbench(t *testing.T) {
 }
 
 func TestDescribeGivesUpOnAHangingWorker(t *testing.T) {
+	t.Parallel()
 	exe := writeScript(t, "hang", "#!/bin/sh\nexec sleep 60\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

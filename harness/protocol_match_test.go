@@ -12,6 +12,7 @@ import (
 )
 
 func TestMatchSides(t *testing.T) {
+	t.Parallel()
 	old, mid, cur := oldInfo("base (51c97ff)", false), oldInfo("head (8b5e1bb)", true), newInfo("head (new)")
 	full := newInfo("").Defaults["msgpass"] // every parameter, as msgpass.Params.Map gives them
 	without := func(m map[string]string, names ...string) map[string]string {
@@ -90,6 +91,7 @@ func TestMatchSides(t *testing.T) {
 }
 
 func TestMatchSidesRefuses(t *testing.T) {
+	t.Parallel()
 	old, mid, cur := oldInfo("base (51c97ff)", false), oldInfo("base (8b5e1bb)", true), newInfo("head")
 	noCallback := oldInfo("base (nocgo)", false)
 	delete(noCallback.Workloads, "callback")
@@ -134,6 +136,7 @@ func newer(name, param, def string) *WorkerInfo {
 // of each parameter it renders, runs one pass without a warm-up where a side
 // predates passes, and announces every change to what was asked in a note.
 func TestMatchSidesProperties(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		kinds := map[string]func(string) *WorkerInfo{
 			"old":   func(n string) *WorkerInfo { return oldInfo(n, false) },
