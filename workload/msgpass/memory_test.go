@@ -6,6 +6,7 @@ import (
 )
 
 func TestEstimateMemoryCellsInFlight(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams() // MaxDelay 128, BatchSize 1024, one producer
 	for _, c := range []struct {
 		name   string
@@ -32,6 +33,7 @@ func TestEstimateMemoryCellsInFlight(t *testing.T) {
 }
 
 func TestEstimateMemoryBytes(t *testing.T) {
+	t.Parallel()
 	static := DefaultParams()
 	fresh := static
 	fresh.Payload = Fresh
@@ -60,6 +62,7 @@ func TestEstimateMemoryBytes(t *testing.T) {
 }
 
 func TestEstimateMemorySaturates(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	p.MaxDelay, p.NIters, p.BatchSize, p.Producers = 0, math.MaxInt/(MaxBatchSize*MaxWorkers), MaxBatchSize, MaxWorkers
 	if err := p.Validate(); err != nil {

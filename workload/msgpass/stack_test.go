@@ -13,6 +13,7 @@ import (
 // TestStackModel: one goroutine, random pushes and pops, against a slice
 // used as a LIFO.
 func TestStackModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		var s stack[int]
 		var model []int
@@ -45,6 +46,7 @@ func TestStackModel(t *testing.T) {
 // TestStackConcurrent: concurrent pushers and poppers (pops interleaved
 // with pushes, as in the workload); every pushed item is popped exactly once.
 func TestStackConcurrent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		pushers := rapid.IntRange(1, 4).Draw(t, "pushers")
 		poppers := rapid.IntRange(1, 4).Draw(t, "poppers")
@@ -96,6 +98,7 @@ func TestStackConcurrent(t *testing.T) {
 // TestFreeListConcurrent: many pushers, one taker taking everything at once
 // while they push; every batch comes back exactly once.
 func TestFreeListConcurrent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		pushers := rapid.IntRange(1, 4).Draw(t, "pushers")
 		per := rapid.IntRange(0, 300).Draw(t, "items per pusher")
@@ -143,6 +146,7 @@ func exactlyOnce(t *rapid.T, count []int, format string) {
 // consumers through a counter and an event; with Signal-per-item, every
 // item is taken and every consumer exits (a lost wake-up hangs the test).
 func TestEventNoLostWakeup(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		consumers := rapid.IntRange(1, 6).Draw(t, "consumers")
 		items := rapid.IntRange(0, 500).Draw(t, "items")
