@@ -11,6 +11,7 @@ import (
 )
 
 func TestIntAccepts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want int64
@@ -39,6 +40,7 @@ func TestIntAccepts(t *testing.T) {
 }
 
 func TestIntRejects(t *testing.T) {
+	t.Parallel()
 	checkRefused(t, "Int", Int, []string{"", "1_0_", "_1", "1__0", "1e3", "0x10", "1.5", " 1", "1 ", "+", "-", "+_1", "1_", "--1", "١"}, "accepted")
 }
 
@@ -65,6 +67,7 @@ func checkRefused[T any](t *testing.T, name string, parse func(string) (T, error
 }
 
 func TestIntOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"9223372036854775808", "-9_223_372_036_854_775_809", "99999999999999999999999"} {
 		_, err := Int(in)
 		if err == nil || !strings.Contains(err.Error(), "out of range") {
@@ -74,6 +77,7 @@ func TestIntOutOfRange(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	n, err := Count("niters", "100_000")
 	if err != nil || n != 100000 {
 		t.Fatalf(`Count("niters", "100_000") = %d, %v; want 100000, nil`, n, err)
@@ -91,6 +95,7 @@ func TestCount(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	ok := []struct {
 		in   string
 		want time.Duration
@@ -117,6 +122,7 @@ func TestDuration(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	got, err := List(" boxroot , ref,ocaml ")
 	if err != nil || !slices.Equal(got, []string{"boxroot", "ref", "ocaml"}) {
 		t.Fatalf("List = %q, %v", got, err)
@@ -129,6 +135,7 @@ func TestList(t *testing.T) {
 }
 
 func TestParameterList(t *testing.T) {
+	t.Parallel()
 	name, vals, err := ParameterList("batch-size=16,256,4096")
 	if err != nil || name != "batch-size" || !slices.Equal(vals, []string{"16", "256", "4096"}) {
 		t.Fatalf("ParameterList = %q, %q, %v", name, vals, err)
@@ -220,6 +227,7 @@ func FuzzParameterList(f *testing.F) {
 }
 
 func TestSize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want int64
@@ -244,6 +252,7 @@ func TestSize(t *testing.T) {
 }
 
 func TestFormatBytes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   int64
 		want string
@@ -262,6 +271,7 @@ func TestFormatBytes(t *testing.T) {
 }
 
 func TestPercent(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"5%": 0.05, "0.5%": 0.005, "12.5%": 0.125, ".5%": 0.005, "5.%": 0.05,
 		"1_000%": 10, "0%": 0, "100%": 1, "0_0.2_5%": 0.0025} {
 		got, err := Percent(in)
@@ -305,6 +315,7 @@ func FuzzPercent(f *testing.F) {
 }
 
 func TestDecimal(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"0.05": 0.05, ".05": 0.05, "5.": 5, "1_000.000_1": 1000.0001, "0": 0} {
 		if got, err := Decimal(in); err != nil || got != want {
 			t.Errorf("Decimal(%q) = %v, %v; want %v", in, got, err, want)
