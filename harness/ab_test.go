@@ -3,13 +3,10 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"pgregory.net/rapid"
 )
 
 // abCall is one run the A/B engine made.
@@ -99,6 +96,7 @@ func sidesOf(calls []abCall, b int) string {
 }
 
 func TestABOrderIsABBA(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(3), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Warmup: 1, Rule: fixedRule(never, 4, 8),
@@ -143,6 +141,7 @@ func TestABOrderIsABBA(t *testing.T) {
 }
 
 func TestABStopsWhenDecided(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(func(base, head *File, l Look) (bool, string) {
@@ -169,6 +168,7 @@ func TestABStopsWhenDecided(t *testing.T) {
 }
 
 func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
+	t.Parallel()
 	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; 130ms allow 3 rounds
 	// (the 4th would end at 160ms), between the planned looks at 2 and 4.
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
@@ -207,6 +207,7 @@ func TestABBudgetEndsWithOneFinalLook(t *testing.T) {
 }
 
 func TestABFailureStopsBothSides(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1,
 		fail: func(side, bench, k int) bool { return side == sideHead && bench == 1 && k == 1 },
 		opt: ABOptions{
@@ -238,6 +239,7 @@ func TestABFailureStopsBothSides(t *testing.T) {
 }
 
 func TestABInterrupt(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: 5, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 4),
@@ -252,6 +254,7 @@ func TestABInterrupt(t *testing.T) {
 }
 
 func TestABOptionsRefused(t *testing.T) {
+	t.Parallel()
 	good := ABOptions{Benchmarks: abBenchmarks(1), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 2, 4)}
 	for name, mut := range map[string]func(o *ABOptions){
@@ -278,156 +281,8 @@ func TestABOptionsRefused(t *testing.T) {
 	}
 }
 
-// A model of the schedule: for random looks, budgets, benchmark counts and
-// decisions, the engine makes exactly the runs the specification says, and
-// never more looks than planned.
-func TestABScheduleModel(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		nb := rapid.IntRange(1, 3).Draw(t, "benchmarks")
-		nl := rapid.IntRange(1, 4).Draw(t, "looks")
-		var looks []int
-		n := 0
-		for range nl {
-			n += 2 * rapid.IntRange(1, 3).Draw(t, "step")
-			looks = append(looks, n)
-		}
-		budgetRounds := rapid.IntRange(0, 12).Draw(t, "budget rounds") // 0: no budget
-		decideAt := rapid.IntRange(1, nl+1).Draw(t, "decide at look")
-		const w = 10 * time.Millisecond
-		roundTime := time.Duration(2*nb) * w
-		var budget time.Duration
-		if budgetRounds > 0 {
-			// Room for budgetRounds rounds and half of the next.
-			budget = time.Duration(budgetRounds)*roundTime + roundTime/2
-		}
-		fa := &fakeAB{cancel: -1, opt: ABOptions{
-			Benchmarks: abBenchmarks(nb), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
-			Rule:    fixedRule(func(_, _ *File, l Look) (bool, string) { return l.Number >= decideAt, "" }, looks...),
-			MaxTime: budget,
-		}}
-		f, err := fa.run(t)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The specification.
-		var wantLooks []Look
-		rounds, stop := 0, ""
-		for li := 0; stop == ""; {
-			if rounds >= looks[li] {
-				final := li == nl-1
-				wantLooks = append(wantLooks, Look{Number: li + 1, Of: nl, Runs: rounds, Final: final})
-				li++
-				switch {
-				case li >= decideAt:
-					stop = StopDecided
-				case final:
-					stop = StopLastLook
-				}
-				continue
-			}
-			if budget > 0 && rounds > 0 && time.Duration(rounds+1)*roundTime > budget {
-				if len(wantLooks) == 0 || wantLooks[len(wantLooks)-1].Runs < rounds {
-					wantLooks = append(wantLooks, Look{Number: li + 1, Of: nl, Runs: rounds, Final: true, Budget: true})
-				}
-				stop = StopBudget
-				continue
-			}
-			rounds++
-		}
-		if !slices.Equal(fa.looks, wantLooks) || f.Stopped != stop || len(fa.calls) != 2*nb*rounds {
-			t.Fatalf("looks %+v stopped %q after %d calls; want %+v, %q, %d", fa.looks, f.Stopped, len(fa.calls), wantLooks, stop, 2*nb*rounds)
-		}
-		if len(fa.looks) > nl {
-			t.Fatalf("%d looks, more than the %d planned", len(fa.looks), nl)
-		}
-		for b := range nb {
-			if got, want := sidesOf(fa.calls, b), strings.Repeat("ABBA", rounds/2+1)[:2*rounds]; got != want {
-				t.Fatalf("benchmark %d ran %s, want %s", b, got, want)
-			}
-		}
-	})
-}
-
-// Two real worker processes: each side runs its own executable with its own
-// environment.
-func TestExecuteABProcesses(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{fakeWorkerEnv + "=1", "GORACE=atexit_sleep_ms=0"}
-	var notes []string
-	var notices strings.Builder
-	opt := ABOptions{
-		Benchmarks: []Benchmark{bench("good", "side"), bench("bad", "exit3")},
-		Base:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=base")},
-		Head:       Side{Executable: exe, Env: append(slices.Clone(env), sideEnv+"=head")},
-		Timeout:    time.Minute,
-		LogDir:     t.TempDir(),
-		Notices:    &notices,
-		Workload:   "fake", Unit: "cell",
-		Rule: fixedRule(func(base, head *File, l Look) (bool, string) {
-			notes = append(notes, fmt.Sprintf("%d:%d", l.Number, l.Runs))
-			return false, fmt.Sprintf("look %d/%d", l.Number, l.Of)
-		}, 2, 4),
-	}
-	f, err := ExecuteAB(context.Background(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, side := range []struct {
-		f    *File
-		want int64
-	}{{f.Base, 1}, {f.Head, 2}} {
-		r := resultByLabel(t, side.f, "good")
-		if len(r.Runs) != 4 {
-			t.Fatalf("good: %d runs, want 4", len(r.Runs))
-		}
-		for _, run := range r.Runs {
-			if run.Failed || run.Stats["side"] != side.want {
-				t.Errorf("run %+v: want side %d's worker", run, side.want)
-			}
-		}
-	}
-	if !slices.Equal(notes, []string{"1:2", "2:4"}) {
-		t.Errorf("looks %v", notes)
-	}
-	// The failing benchmark stopped after its first (base) run; its head log
-	// is named after the side.
-	bad := resultByLabel(t, f.Base, "bad")
-	if len(bad.Runs) != 1 || !strings.Contains(bad.Runs[0].Error, "base-bad-run1.log") {
-		t.Errorf("bad: %+v", bad.Runs)
-	}
-	for _, want := range []string{"base: bad run 1 failed: exit status 3", "look 1/2", "look 2/2"} {
-		if !strings.Contains(notices.String(), want) {
-			t.Errorf("notices lack %q:\n%s", want, notices.String())
-		}
-	}
-	if f.Base.Tool.GoVersion == "" || f.Head.Tool.GoVersion == "" {
-		t.Errorf("sides' tools lack build information: %+v %+v", f.Base.Tool, f.Head.Tool)
-	}
-}
-
-func TestToolOf(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tool, err := ToolOf(exe, []string{"x"})
-	if err != nil || tool.GoVersion == "" || tool.Name != ToolName {
-		t.Errorf("ToolOf(test binary) = %+v, %v", tool, err)
-	}
-	script := t.TempDir() + "/wrapper.sh"
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec true\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tool, err = ToolOf(script, nil)
-	if err == nil || tool.Version != "(unknown)" || tool.Revision != "" {
-		t.Errorf("ToolOf(script) = %+v, %v; want an error and an unknown version", tool, err)
-	}
-}
-
 func TestABAutomaticLooks(t *testing.T) {
+	t.Parallel()
 	// Rounds take 2 benchmarks x 2 sides x 10ms = 40ms; after the first two
 	// (80ms) the 1s budget leaves room for 23 more: 25 runs per side, so
 	// looks planned at 6, 12 and 24; the last is made when the budget
@@ -452,6 +307,7 @@ func TestABAutomaticLooks(t *testing.T) {
 // the looks count the slowest benchmark's runs, and the base and head runs
 // with one Pair number are adjacent.
 func TestABBalancesTime(t *testing.T) {
+	t.Parallel()
 	fa := &fakeAB{cancel: -1, opt: ABOptions{
 		Benchmarks: abBenchmarks(2), Base: Side{Executable: "a"}, Head: Side{Executable: "b"},
 		Rule: fixedRule(never, 4),

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseCPUList(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []int
@@ -44,6 +45,7 @@ func TestParseCPUList(t *testing.T) {
 }
 
 func TestFormatCPUList(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   []int
 		want string

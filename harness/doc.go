@@ -8,7 +8,7 @@
 // budget, interleaved or grouped order, timeouts, failures, interruption,
 // progress bar, per-round snapshots), ExecuteAB (two builds of rootbench in
 // one session; see "A/B sessions" below), DescribeWorker and MatchSides (the
-// worker protocol: what each build's worker accepts; protocol.go) and Summarize (statistics,
+// worker protocol: what each build's worker accepts; protocol*.go) and Summarize (statistics,
 // outliers, warnings; see the stats subpackage; relative figures belong to
 // package analysis, which harness does not import). The worker side is
 // Measure (GC and memory figures around the workload), WriteWorkerLine and
@@ -62,7 +62,7 @@
 //
 // Both run and ab make their runs through one engine (engine.go), which owns
 // making and recording a run, progress, failure notices and building a
-// side's results file; run's scheduler (run.go) and ab's (ab.go) sit on it.
+// side's results file; run's scheduler (run.go) and ab's (ab_engine.go) sit on it.
 //
 // The same first block sets how many pairs each benchmark makes per round:
 // round(slowest mean run / its mean run), 1 to 16 (balance), so that each

@@ -14,7 +14,7 @@ import (
 // benchmark on a side, recording it, counting the runs made, progress,
 // failure notices and building a side's results file. What differs is the
 // scheduler on top: runEngine (run.go) plans run counts from MinTime and
-// orders benchmarks interleaved or grouped; abEngine (ab.go) makes ABBA
+// orders benchmarks interleaved or grouped; abEngine (ab_engine.go) makes ABBA
 // pairs and consults a sequential rule at its looks.
 
 // sideExec makes one run of a benchmark on a side; name names the run for

@@ -188,6 +188,7 @@ func model(o Options, nb int, script func(b, k int) outcome, cancelAt int) (call
 }
 
 func TestEngineModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nb := rapid.IntRange(1, 4).Draw(t, "benchmarks")
 		o := Options{Executable: "unused", Workload: "fake", Unit: "cell"}
@@ -332,6 +333,7 @@ func TestEngineModel(t *testing.T) {
 }
 
 func TestEngineMinTimeReestimation(t *testing.T) {
+	t.Parallel()
 	// Process walls 500ms then 110ms each, MinTime 1s, MinRuns 2. Targets
 	// after each run: ceil(1/0.5)=2, ceil(1/0.305)=4, ceil(1/0.24)=5,
 	// ceil(1/0.2075)=5, ceil(1/0.188)=6, ceil(1/0.175)=6: six runs.
@@ -362,6 +364,7 @@ func TestEngineMinTimeReestimation(t *testing.T) {
 // A slow benchmark's MinRuns floor is capped by MinRunsTime, down to
 // FewestRuns; a fast one keeps it.
 func TestEngineMinRunsTimeCapsSlowBenchmarks(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		wall      int64
 		minRuns   int
@@ -388,6 +391,7 @@ func TestEngineMinRunsTimeCapsSlowBenchmarks(t *testing.T) {
 }
 
 func TestEngineDefaults(t *testing.T) {
+	t.Parallel()
 	o, _, err := Options{Executable: "x", Benchmarks: []Benchmark{{Label: "a"}}}.check()
 	if err != nil {
 		t.Fatal(err)
@@ -404,6 +408,7 @@ func TestEngineDefaults(t *testing.T) {
 }
 
 func TestEngineFailures(t *testing.T) {
+	t.Parallel()
 	// Benchmark 0 fails every other run; benchmark 1 fails its warm-up.
 	script := func(b, k int) outcome {
 		if b == 0 {
@@ -443,6 +448,7 @@ func TestEngineFailures(t *testing.T) {
 }
 
 func TestEngineProgress(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	opt := Options{Executable: "x", Runs: 3, Warmup: 1, Progress: &buf,
 		Benchmarks: []Benchmark{{Cell: "a", Label: "boxroot"}, {Cell: "b", Label: "ref"}}}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDecodeGoBench(t *testing.T) {
+	t.Parallel()
 	text := `goos: linux
 goarch: amd64
 cpu: AMD EPYC
@@ -56,6 +57,7 @@ BenchmarkX-2   	 1000	      10.5 ns/op
 }
 
 func TestDecodeGoBenchRefuses(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, text, want string }{
 		{"empty", "", "no benchmark result line"},
 		{"prose", "hello\nworld\n", "no benchmark result line"},
@@ -73,6 +75,7 @@ func TestDecodeGoBenchRefuses(t *testing.T) {
 }
 
 func TestDecodeAny(t *testing.T) {
+	t.Parallel()
 	f, err := DecodeAny(strings.NewReader("  \nBenchmarkX-2 10 5 ns/op\n"), "x.txt")
 	if err != nil || f.Workload != GoBenchWorkload {
 		t.Fatalf("Go benchmark text: %v, %+v", err, f)

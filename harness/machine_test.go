@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 )
 
 func TestMachineParsers(t *testing.T) {
+	t.Parallel()
 	x86 := "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\n\nprocessor\t: 1\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\n"
 	if got := cpuModel([]byte(x86)); got != "Intel(R) Xeon(R) CPU @ 2.20GHz" {
 		t.Errorf("x86 model = %q", got)
@@ -34,13 +33,7 @@ func TestMachineParsers(t *testing.T) {
 
 func TestCollectMachineFromFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, data string) string { return writeFile(t, dir, name, data, 0o644) }
 	saved := []string{cpuinfoPath, governorPath, loadavgPath, meminfoPath}
 	t.Cleanup(func() { cpuinfoPath, governorPath, loadavgPath, meminfoPath = saved[0], saved[1], saved[2], saved[3] })
 	cpuinfoPath = write("cpuinfo", "model name : Test CPU 9000\n")
@@ -65,6 +58,7 @@ func TestCollectMachineFromFiles(t *testing.T) {
 }
 
 func TestMachineWarnings(t *testing.T) {
+	t.Parallel()
 	quiet := Machine{LogicalCPUs: 4, Governor: "performance", LoadAvg: []float64{2, 0, 0}}
 	if ws := MachineWarnings(quiet); len(ws) != 0 {
 		t.Errorf("quiet machine: %q", ws)
@@ -79,6 +73,7 @@ func TestMachineWarnings(t *testing.T) {
 }
 
 func TestCollectTool(t *testing.T) {
+	t.Parallel()
 	tool := CollectTool([]string{"rootbench", "run", "--runs", "3"})
 	if tool.Name != ToolName || tool.Version == "" || tool.GoVersion != runtime.Version() ||
 		!slices.Equal(tool.CommandLine, []string{"rootbench", "run", "--runs", "3"}) {

@@ -97,6 +97,7 @@ func TestMeasurePanicStopsSampler(t *testing.T) {
 }
 
 func TestMaxPause(t *testing.T) {
+	t.Parallel()
 	var ring [256]uint64
 	for i := range ring {
 		ring[i] = uint64(i + 1) // cycle k is at (k-1)%256: pause k
@@ -125,6 +126,7 @@ func TestMaxPause(t *testing.T) {
 }
 
 func TestHist(t *testing.T) {
+	t.Parallel()
 	inf := math.Inf(1)
 	h := hist{
 		counts:  []uint64{1, 0, 2, 3, 0},

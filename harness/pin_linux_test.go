@@ -43,6 +43,7 @@ func checkAffinity(want []int) (int, error) {
 }
 
 func TestPinErrors(t *testing.T) {
+	t.Parallel()
 	// These fail before changing anything, so they run in the test process.
 	if err := Pin("0-"); err == nil || !strings.Contains(err.Error(), "not a CPU number") {
 		t.Errorf("Pin(\"0-\") = %v, want a parse error", err)
@@ -55,6 +56,7 @@ func TestPinErrors(t *testing.T) {
 }
 
 func TestPinWorker(t *testing.T) {
+	t.Parallel()
 	// Pin to the first CPU this process may use (not always CPU 0 in a
 	// container).
 	var avail unix.CPUSet

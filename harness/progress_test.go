@@ -11,6 +11,7 @@ import (
 )
 
 func TestFormatDuration(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		1605855 * time.Microsecond: "1.61 s",
 		16058 * time.Microsecond:   "16.1 ms",
@@ -29,6 +30,7 @@ func TestFormatDuration(t *testing.T) {
 // The bar's whole line fits the terminal for any description, terminal
 // width from 60 columns and run count.
 func TestFitDescriptionFits(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		desc := rapid.StringMatching(`[a-zµ:=~ ,.0-9-]{0,200}`).Draw(t, "desc")
 		cols := rapid.IntRange(60, 300).Draw(t, "cols")

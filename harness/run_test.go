@@ -34,14 +34,11 @@ func labels(f *File) []string {
 }
 
 func indexes(r *Result) []int {
-	var is []int
-	for _, run := range r.Runs {
-		is = append(is, run.Index)
-	}
-	return is
+	return perRun(r, func(run Run) int { return run.Index })
 }
 
 func TestExecuteFailureReasons(t *testing.T) {
+	t.Parallel()
 	opt := fakeOptions(t,
 		bench("good", "ok", "1000"),
 		bench("panics", "panic"),
@@ -151,6 +148,10 @@ func TestExecuteFailureReasons(t *testing.T) {
 }
 
 func TestExecuteTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a worker at its timeout: skipped in -short (the full suite runs it)")
+	}
+	t.Parallel()
 	opt := fakeOptions(t, bench("good", "ok"), bench("slow", "sleep", "1m"), bench("good2", "ok"))
 	opt.Runs = 2
 	opt.Timeout = 3 * time.Second
@@ -177,6 +178,7 @@ func TestExecuteTimeout(t *testing.T) {
 }
 
 func TestExecuteTimeoutBeforeStart(t *testing.T) {
+	t.Parallel()
 	opt := fakeOptions(t, bench("good", "ok"))
 	opt.Runs = 1
 	opt.Timeout = time.Nanosecond
@@ -209,6 +211,10 @@ func processGone(pid int) bool {
 }
 
 func TestExecuteCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a hanging worker's process group: skipped in -short (the full suite runs it)")
+	}
+	t.Parallel()
 	marker := filepath.Join(t.TempDir(), "pids")
 	opt := fakeOptions(t, bench("good", "ok"), bench("hangs", "hang"))
 	opt.Env = append(opt.Env, markerEnv+"="+marker)
@@ -273,6 +279,7 @@ func TestExecuteCancel(t *testing.T) {
 }
 
 func TestExecuteRoundsAndSnapshots(t *testing.T) {
+	t.Parallel()
 	opt := fakeOptions(t, bench("a", "ok"), bench("b", "ok"), bench("c", "ok"))
 	opt.Runs = 3
 	opt.Params = map[string]string{"common": "1"}
@@ -328,6 +335,7 @@ func TestExecuteRoundsAndSnapshots(t *testing.T) {
 }
 
 func TestExecuteGrouped(t *testing.T) {
+	t.Parallel()
 	opt := fakeOptions(t, bench("a", "ok"), bench("b", "ok"))
 	opt.Runs = 2
 	opt.Warmup = 1
@@ -358,6 +366,7 @@ func TestExecuteGrouped(t *testing.T) {
 }
 
 func TestExecuteInvalidOptions(t *testing.T) {
+	t.Parallel()
 	base := fakeOptions(t, bench("a x=1", "ok"), bench("a x=2", "ok"), bench("b", "ok"))
 	for _, c := range []struct {
 		name string
@@ -386,6 +395,7 @@ func TestExecuteInvalidOptions(t *testing.T) {
 }
 
 func TestExecuteReferenceByCell(t *testing.T) {
+	t.Parallel()
 	opt := fakeOptions(t, bench("fast", "sleep", "1ms"), bench("slow", "sleep", "60ms"))
 	opt.Runs = 2
 	opt.Reference = "slow"

@@ -76,11 +76,7 @@ func TestSummarizeStatistics(t *testing.T) {
 }
 
 func outlierFlags(r *Result) []bool {
-	var fs []bool
-	for _, run := range r.Runs {
-		fs = append(fs, run.Outlier)
-	}
-	return fs
+	return perRun(r, func(run Run) bool { return run.Outlier })
 }
 
 func TestSummarizeWarnings(t *testing.T) {

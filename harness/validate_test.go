@@ -7,6 +7,7 @@ import (
 )
 
 func TestDecodeRejectsBadSamples(t *testing.T) {
+	t.Parallel()
 	const head = `{"schema": "rootbench/v1", "results": [{"label": "boxroot", "cell": "boxroot", "runs": [`
 	good := `{"wall_ns": 1000, "cells": 10}`
 	for _, c := range []struct{ run, want string }{

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWorkerLineRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := Run{
 		WallNs: 123456789, Cells: 2048000, PassNs: []int64{100000000, 23456789},
 		GC:    GC{Cycles: 3, CPUTotalNs: 5e6, CPUPercent: 12.5, MaxPauseNs: 80000, PeakHeapBytes: 1 << 24},
@@ -37,6 +38,7 @@ func TestWorkerLineRoundTrip(t *testing.T) {
 }
 
 func TestParseWorkerOutputErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		out, want string
 	}{
@@ -103,6 +105,7 @@ func FuzzParseWorkerOutput(f *testing.F) {
 }
 
 func TestCapture(t *testing.T) {
+	t.Parallel()
 	c := capture{headMax: 8, tailMax: 16}
 	for _, s := range []string{"abc\n", "defghij\n", "klm\nnop\n", "qrs\n"} {
 		if n, err := c.Write([]byte(s)); n != len(s) || err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestIntAccepts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want int64
@@ -39,23 +40,34 @@ func TestIntAccepts(t *testing.T) {
 }
 
 func TestIntRejects(t *testing.T) {
-	for _, in := range []string{"", "1_0_", "_1", "1__0", "1e3", "0x10", "1.5", " 1", "1 ", "+", "-", "+_1", "1_", "--1", "١"} {
-		_, err := Int(in)
+	t.Parallel()
+	checkRefused(t, "Int", Int, []string{"", "1_0_", "_1", "1__0", "1e3", "0x10", "1.5", " 1", "1 ", "+", "-", "+_1", "1_", "--1", "١"}, "accepted")
+}
+
+// checkRefused checks that parse refuses each input with an error of one
+// line that quotes the input and holds each of says.
+func checkRefused[T any](t *testing.T, name string, parse func(string) (T, error), inputs []string, says ...string) {
+	t.Helper()
+	for _, in := range inputs {
+		_, err := parse(in)
 		if err == nil {
-			t.Errorf("Int(%q): no error, want one", in)
+			t.Errorf("%s(%q): no error, want one", name, in)
 			continue
 		}
 		msg := err.Error()
-		if !strings.Contains(msg, strconv.Quote(in)) {
-			t.Errorf("Int(%q): error %q does not quote the input", in, msg)
+		if !strings.Contains(msg, strconv.Quote(in)) || strings.Contains(msg, "\n") {
+			t.Errorf("%s(%q): error %q is not one line quoting the input", name, in, msg)
 		}
-		if !strings.Contains(msg, "accepted") {
-			t.Errorf("Int(%q): error %q does not say what is accepted", in, msg)
+		for _, s := range says {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%s(%q): error %q does not say %q", name, in, msg, s)
+			}
 		}
 	}
 }
 
 func TestIntOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"9223372036854775808", "-9_223_372_036_854_775_809", "99999999999999999999999"} {
 		_, err := Int(in)
 		if err == nil || !strings.Contains(err.Error(), "out of range") {
@@ -65,6 +77,7 @@ func TestIntOutOfRange(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	n, err := Count("niters", "100_000")
 	if err != nil || n != 100000 {
 		t.Fatalf(`Count("niters", "100_000") = %d, %v; want 100000, nil`, n, err)
@@ -82,6 +95,7 @@ func TestCount(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	ok := []struct {
 		in   string
 		want time.Duration
@@ -100,16 +114,7 @@ func TestDuration(t *testing.T) {
 			t.Errorf("Duration(%q) = %v, %v; want %v", c.in, got, err, c.want)
 		}
 	}
-	for _, in := range []string{"", "-1s", "3x", "1.2.3", ".", "1e3", " 3", "abc", "99999999999999", "-3"} {
-		_, err := Duration(in)
-		if err == nil {
-			t.Errorf("Duration(%q): no error", in)
-			continue
-		}
-		if !strings.Contains(err.Error(), strconv.Quote(in)) {
-			t.Errorf("Duration(%q): error %q does not quote the input", in, err)
-		}
-	}
+	checkRefused(t, "Duration", Duration, []string{"", "-1s", "3x", "1.2.3", ".", "1e3", " 3", "abc", "99999999999999", "-3"})
 	_, err := Duration("3x")
 	if err == nil || !strings.Contains(err.Error(), "plain seconds") {
 		t.Errorf("Duration(3x): error %v does not say what is accepted", err)
@@ -117,6 +122,7 @@ func TestDuration(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	got, err := List(" boxroot , ref,ocaml ")
 	if err != nil || !slices.Equal(got, []string{"boxroot", "ref", "ocaml"}) {
 		t.Fatalf("List = %q, %v", got, err)
@@ -129,6 +135,7 @@ func TestList(t *testing.T) {
 }
 
 func TestParameterList(t *testing.T) {
+	t.Parallel()
 	name, vals, err := ParameterList("batch-size=16,256,4096")
 	if err != nil || name != "batch-size" || !slices.Equal(vals, []string{"16", "256", "4096"}) {
 		t.Fatalf("ParameterList = %q, %q, %v", name, vals, err)
@@ -220,6 +227,7 @@ func FuzzParameterList(f *testing.F) {
 }
 
 func TestSize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want int64
@@ -240,19 +248,11 @@ func TestSize(t *testing.T) {
 			t.Errorf("Size(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
-	for _, in := range []string{"", "-1", "+1", "GiB", "1.5GiB", "1e9", "1PiB", "1_GiB", "99999999999TiB", "9223372036854775808"} {
-		_, err := Size(in)
-		if err == nil {
-			t.Errorf("Size(%q): no error", in)
-			continue
-		}
-		if !strings.Contains(err.Error(), strconv.Quote(in)) {
-			t.Errorf("Size(%q): error %q does not quote the input", in, err)
-		}
-	}
+	checkRefused(t, "Size", Size, []string{"", "-1", "+1", "GiB", "1.5GiB", "1e9", "1PiB", "1_GiB", "99999999999TiB", "9223372036854775808"})
 }
 
 func TestFormatBytes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   int64
 		want string
@@ -271,6 +271,7 @@ func TestFormatBytes(t *testing.T) {
 }
 
 func TestPercent(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"5%": 0.05, "0.5%": 0.005, "12.5%": 0.125, ".5%": 0.005, "5.%": 0.05,
 		"1_000%": 10, "0%": 0, "100%": 1, "0_0.2_5%": 0.0025} {
 		got, err := Percent(in)
@@ -278,17 +279,8 @@ func TestPercent(t *testing.T) {
 			t.Errorf("Percent(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "%", "5%%", "-5%", "+5%", "0x1p3%", "0x10%", "1e3%", "Inf%", "NaN%", " 5%", "5 %", "5% ",
-		"five%", "5x%", "1__0%", "_1%", "1_%", "1._5%", "1.2.3%", ".%", "٥%"} {
-		_, err := Percent(in)
-		if err == nil {
-			t.Errorf("Percent(%q): no error, want one", in)
-			continue
-		}
-		if msg := err.Error(); !strings.Contains(msg, strconv.Quote(in)) || !strings.Contains(msg, "accepted") || strings.Contains(msg, "\n") {
-			t.Errorf("Percent(%q): error %q is not one line quoting the input and saying what is accepted", in, msg)
-		}
-	}
+	checkRefused(t, "Percent", Percent, []string{"", "%", "5%%", "-5%", "+5%", "0x1p3%", "0x10%", "1e3%", "Inf%", "NaN%", " 5%", "5 %", "5% ",
+		"five%", "5x%", "1__0%", "_1%", "1_%", "1._5%", "1.2.3%", ".%", "٥%"}, "accepted")
 	// A bare number is refused, and the error spells out both readings.
 	_, err := Percent("0.05")
 	if err == nil || !strings.Contains(err.Error(), "0.05%") || !strings.Contains(err.Error(), "5%") {
@@ -323,17 +315,11 @@ func FuzzPercent(f *testing.F) {
 }
 
 func TestDecimal(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"0.05": 0.05, ".05": 0.05, "5.": 5, "1_000.000_1": 1000.0001, "0": 0} {
 		if got, err := Decimal(in); err != nil || got != want {
 			t.Errorf("Decimal(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", ".", "-0.05", "+1", "0x1p-5", "5e-2", "Inf", "NaN", " 0.05", "0.05 ", "0,05", "5%", strings.Repeat("9", 400)} {
-		_, err := Decimal(in)
-		if err == nil {
-			t.Errorf("Decimal(%q): no error, want one", in)
-		} else if msg := err.Error(); !strings.Contains(msg, strconv.Quote(in)) || !strings.Contains(msg, "accepted") {
-			t.Errorf("Decimal(%q): error %q does not quote the input and say what is accepted", in, msg)
-		}
-	}
+	checkRefused(t, "Decimal", Decimal, []string{"", ".", "-0.05", "+1", "0x1p-5", "5e-2", "Inf", "NaN", " 0.05", "0.05 ", "0,05", "5%", strings.Repeat("9", 400)}, "accepted")
 }

@@ -1,6 +1,8 @@
 package gitrev
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -8,10 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
 // A compiler or Go command ended by a signal is not the commit's failure.
 func TestBuildFailureSignals(t *testing.T) {
+	t.Parallel()
 	exitErr := func(script string) *exec.ExitError {
 		t.Helper()
 		err := exec.Command("sh", "-c", script).Run()
@@ -38,6 +43,7 @@ func TestBuildFailureSignals(t *testing.T) {
 // A package below a nested go.mod is built from that module's directory;
 // anything else from the top, as given.
 func TestModuleDir(t *testing.T) {
+	t.Parallel()
 	top := t.TempDir()
 	for _, f := range []string{"go.mod", "examples/own/go.mod", "examples/own/sub/x.go"} {
 		p := filepath.Join(top, filepath.FromSlash(f))
@@ -68,6 +74,7 @@ func TestModuleDir(t *testing.T) {
 // directories after staleTemp, binaries and failure markers after
 // unusedAge; a hit (touch) renews an entry.
 func TestRemoveStale(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	now := time.Now()
 	entries := map[string]time.Duration{ // name: age
@@ -102,5 +109,66 @@ func TestRemoveStale(t *testing.T) {
 		if got := err == nil; got != want {
 			t.Errorf("%s: kept %v, want %v", name, got, want)
 		}
+	}
+}
+
+// Build answers from the cache without building: a binary under the
+// commit's final name is returned as cached, and a failure marker as the
+// cached *BuildError; another build configuration is another key. (The
+// tests that build run only in the full suite; this one runs in -short.)
+func TestBuildFromTheCache(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
+	h2 := g.Commit(t, gittest.Program(gittest.Prints("two")), "two")
+	repo, err := Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var progress bytes.Buffer
+	b := &Builder{Repo: repo, Package: ".", CacheDir: t.TempDir(), Progress: &progress}
+	dir, key, err := b.prepare(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := repo.Resolve(ctx, h1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := repo.Resolve(ctx, h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached := filepath.Join(dir, c1.Hash+"-"+key)
+	if err := os.WriteFile(cached, []byte("a binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, c2.Hash+"-"+key+".failed"), []byte("# example.com/tiny\n./main.go:1: broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	bin, err := b.Build(ctx, c1)
+	if err != nil || !bin.Cached || bin.Path != cached || bin.Commit != c1 || bin.Modified {
+		t.Errorf("Build(%s) = %+v, %v; want the cached %s", c1.Short, bin, err, cached)
+	}
+	_, err = b.Build(ctx, c2)
+	var be *BuildError
+	if !errors.As(err, &be) || !be.Cached || be.Commit != c2 || !strings.HasSuffix(be.Output, "broken") {
+		t.Errorf("Build(%s): error %v; want the cached *BuildError", c2.Short, err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "(failed before; cached): ./main.go:1: broken") {
+		t.Errorf("error %q: want the cached failure's last line", msg)
+	}
+	if progress.Len() != 0 {
+		t.Errorf("answers from the cache printed progress %q", progress.String())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(left) != 0 {
+		t.Errorf("answers from the cache left temporary files %v", left)
+	}
+
+	tagged := &Builder{Repo: repo, Package: ".", CacheDir: dir, Tags: []string{"sometag"}}
+	if _, tkey, err := tagged.prepare(ctx); err != nil || tkey == key {
+		t.Errorf("a builder with tags has key %q (%v), the same as without", tkey, err)
 	}
 }

@@ -65,6 +65,9 @@ func tempLeftovers(t *testing.T, dir string) []string {
 }
 
 func TestBuildCachesByCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "one: the first program")
@@ -130,6 +133,9 @@ func TestBuildCachesByCommit(t *testing.T) {
 }
 
 func TestBuildUnbuildable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program("package main\n\nfunc main() { undefinedName() }\n"), "broken")
@@ -185,6 +191,9 @@ func TestBuildUnbuildable(t *testing.T) {
 // A package of a nested module (its own go.mod below the top) builds, from
 // a commit and from the modified work tree.
 func TestBuildNestedModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	files := gittest.Program(gittest.Prints("top"))
@@ -208,6 +217,9 @@ func TestBuildNestedModule(t *testing.T) {
 // A repository opened from a subdirectory builds its commits: git names
 // the common directory relative to that subdirectory.
 func TestBuildFromASubdirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	files := gittest.Program(gittest.Prints("from below"))
@@ -221,6 +233,9 @@ func TestBuildFromASubdirectory(t *testing.T) {
 }
 
 func TestBuildWorkTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("committed")), "one")
@@ -286,6 +301,9 @@ func TestBuildWorkTree(t *testing.T) {
 // cache (as separate processes would), all succeed and leave one whole
 // binary and no temporary file.
 func TestBuildConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
@@ -324,6 +342,9 @@ func TestBuildConcurrent(t *testing.T) {
 }
 
 func TestBuildCancelled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")

@@ -32,6 +32,7 @@ func resolve(t *testing.T, r *gitrev.Repo, rev string) gitrev.Commit {
 }
 
 func TestOpenNotRepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
@@ -50,6 +51,7 @@ func TestOpenNotRepository(t *testing.T) {
 }
 
 func TestOpenSubdirectory(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	g.Commit(t, map[string]string{"a/b/c.txt": "x"}, "one")
 	r := open(t, filepath.Join(g.Dir, "a", "b"))
@@ -66,6 +68,7 @@ func TestOpenSubdirectory(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "first: the program prints one")
 	h2 := g.Commit(t, gittest.Program(gittest.Prints("two")), "second")
@@ -93,6 +96,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveUnknown(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	g.Commit(t, gittest.Program(gittest.Prints("one")), "first")
 	r := open(t, g.Dir)
@@ -136,6 +140,7 @@ func history(t *testing.T) (*gittest.Repo, map[string]string) {
 }
 
 func TestIsAncestor(t *testing.T) {
+	t.Parallel()
 	g, h := history(t)
 	r := open(t, g.Dir)
 	cases := []struct {
@@ -154,6 +159,7 @@ func TestIsAncestor(t *testing.T) {
 }
 
 func TestRangeIsWhatBisectSearches(t *testing.T) {
+	t.Parallel()
 	g, h := history(t)
 	r := open(t, g.Dir)
 	names := map[string]string{}
@@ -209,6 +215,7 @@ func TestRangeIsWhatBisectSearches(t *testing.T) {
 }
 
 func TestDirty(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	g.Commit(t, map[string]string{"a.txt": "a", ".gitignore": "ignored/\n"}, "one")
 	r := open(t, g.Dir)
@@ -233,6 +240,7 @@ func TestDirty(t *testing.T) {
 }
 
 func TestChangedDirs(t *testing.T) {
+	t.Parallel()
 	g := gittest.New(t)
 	a := g.Commit(t, map[string]string{"go.mod": "module x\n", "impls/a.go": "package impls\n", "cmd/x/main.go": "package main\n"}, "first")
 	b := g.Commit(t, map[string]string{"impls/a.go": "package impls // changed\n", "impls/b.go": "package impls\n", "README.md": "hi\n"}, "second")

@@ -52,6 +52,7 @@ func TestProgressLive(t *testing.T) {
 }
 
 func TestProgressPlain(t *testing.T) {
+	t.Parallel()
 	c := Commit{Short: "abc1234", Subject: "short"}
 	for _, tc := range []struct {
 		err  error

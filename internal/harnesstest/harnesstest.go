@@ -154,7 +154,7 @@ type ScanOptions struct {
 	// Slowdown multiplies every time (1 for none; 0 means 1).
 	Slowdown float64
 	// Drift multiplies round k's times by 1 + Drift·k: a slow drift over
-	// the session.
+	// the rounds.
 	Drift float64
 	// Start is when the first run starts; the runs follow one second apart.
 	Start time.Time

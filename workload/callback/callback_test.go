@@ -11,6 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	if got, want := Variants(), []string{"plain", "cthread", "pipe", "spin", "channel"}; !slices.Equal(got, want) {
 		t.Errorf("Variants() = %v, want %v", got, want)
 	}
@@ -23,6 +24,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestDefaultParams(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	want := Params{Variant: "plain", Handle: "none", Threads: 1, Calls: 1_000_000}
 	if p != want {
@@ -34,6 +36,7 @@ func TestDefaultParams(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	ok := DefaultParams()
 	for _, v := range Variants() {
 		for _, h := range []string{"none", "NONE", "cgo-handle", "any-registered:name"} {
@@ -111,6 +114,7 @@ func split(calls int64, threads, t int) (start, n int64) {
 }
 
 func TestSplitCovers(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		calls := rapid.Int64Range(0, 100_000).Draw(t, "calls")
 		threads := rapid.IntRange(1, MaxThreads).Draw(t, "threads")
@@ -132,6 +136,7 @@ func TestSplitCovers(t *testing.T) {
 }
 
 func TestExpectedSum(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		calls := rapid.Int64Range(0, 20_000).Draw(t, "calls")
 		threads := rapid.IntRange(1, 7).Draw(t, "threads")
@@ -156,6 +161,7 @@ func TestExpectedSum(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	p := Params{Variant: "spin", Handle: "none", Threads: 3, Calls: 1000}
 	if err := verify("spin", p, 1000, ExpectedSum(1000)); err != nil {
 		t.Errorf("verify of a correct run = %v", err)
@@ -171,6 +177,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestResultRates(t *testing.T) {
+	t.Parallel()
 	r := Result{Wall: 2 * time.Second, Calls: 4_000_000}
 	if got := r.NsPerCall(); got != 500 {
 		t.Errorf("NsPerCall = %v, want 500", got)
@@ -184,6 +191,7 @@ func TestResultRates(t *testing.T) {
 }
 
 func TestParamsSet(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	for _, kv := range [][2]string{{"variant", "pipe"}, {"HANDLE", "cgo-handle"}, {"threads", "3"}, {"calls", "10_000"}} {
 		if err := p.Set(kv[0], kv[1]); err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestUnavailableWithoutCgo(t *testing.T) {
+	t.Parallel()
 	if Available {
 		t.Error("Available is true without cgo")
 	}

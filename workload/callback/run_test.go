@@ -16,6 +16,7 @@ import (
 )
 
 func TestAvailable(t *testing.T) {
+	t.Parallel()
 	if !Available || Unavailable != "" {
 		t.Errorf("with cgo: Available = %v, Unavailable = %q; want true, \"\"", Available, Unavailable)
 	}
@@ -74,6 +75,7 @@ func TestRunModel(t *testing.T) {
 }
 
 func TestRunRejectsBadParams(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	p.Variant = "ucontext"
 	_, err := Run(context.Background(), p, testHandle(p.Handle))

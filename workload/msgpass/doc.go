@@ -68,8 +68,8 @@
 // pass_ns). Every cell of a comparison gets the same Passes, so its runs do
 // equal work, and the results record passes among the parameters.
 //
-// Why: a pass of a few million cells is short for the fast cells
-// (results/noise.md gives pass times), and a fresh process's first pass
+// Why: a pass of a few million cells is short for the fast cells (a run's
+// pass_ns gives each pass's time), and a fresh process's first pass
 // pays fixed costs that do not scale with the cells: first-touch page
 // faults of the heap and the batch buffers, cold caches and branch
 // predictors, thread start-up, and the pass's one GC cycle (about 2 MiB of

@@ -6,6 +6,7 @@ import (
 )
 
 func TestEstimateMemoryCellsInFlight(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams() // MaxDelay 128, BatchSize 1024, one producer
 	for _, c := range []struct {
 		name   string
@@ -32,6 +33,7 @@ func TestEstimateMemoryCellsInFlight(t *testing.T) {
 }
 
 func TestEstimateMemoryBytes(t *testing.T) {
+	t.Parallel()
 	static := DefaultParams()
 	fresh := static
 	fresh.Payload = Fresh
@@ -60,6 +62,7 @@ func TestEstimateMemoryBytes(t *testing.T) {
 }
 
 func TestEstimateMemorySaturates(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	p.MaxDelay, p.NIters, p.BatchSize, p.Producers = 0, math.MaxInt/(MaxBatchSize*MaxWorkers), MaxBatchSize, MaxWorkers
 	if err := p.Validate(); err != nil {
@@ -68,7 +71,7 @@ func TestEstimateMemorySaturates(t *testing.T) {
 	if e := EstimateMemory(p); e.Bytes != math.MaxInt64 || e.CellsInFlight <= 0 {
 		t.Errorf("absurd plan: estimate %+v, want Bytes saturated at MaxInt64", e)
 	}
-	// The plan: 16_777_216 cells per batch, 64 producers, 1000 batches each.
+	// A plan far beyond any machine: 16_777_216 cells per batch, 64 producers, 1000 batches each.
 	p = DefaultParams()
 	p.MaxDelay, p.NIters, p.BatchSize, p.Producers = 0, 1000, 16_777_216, 64
 	if e := EstimateMemory(p); e.Bytes < 1<<40 {

@@ -28,12 +28,7 @@ const (
 var schedulerNames = []string{"parallel", "concurrent", "sequential"}
 
 // String returns the scheduler's name, as ParseScheduler accepts it.
-func (s Scheduler) String() string {
-	if s < 0 || int(s) >= len(schedulerNames) {
-		return fmt.Sprintf("Scheduler(%d)", int(s))
-	}
-	return schedulerNames[s]
-}
+func (s Scheduler) String() string { return enumName("Scheduler", int(s), schedulerNames) }
 
 // ParseScheduler parses a scheduler name, case-insensitively.
 func ParseScheduler(s string) (Scheduler, error) {
@@ -55,12 +50,7 @@ const (
 var payloadNames = []string{"static", "fresh"}
 
 // String returns the payload's name, as ParsePayload accepts it.
-func (p Payload) String() string {
-	if p < 0 || int(p) >= len(payloadNames) {
-		return fmt.Sprintf("Payload(%d)", int(p))
-	}
-	return payloadNames[p]
-}
+func (p Payload) String() string { return enumName("Payload", int(p), payloadNames) }
 
 // ParsePayload parses a payload name, case-insensitively.
 func ParsePayload(s string) (Payload, error) {
@@ -83,12 +73,7 @@ const (
 var queueNames = []string{"shared", "per-consumer"}
 
 // String returns the queue's name, as ParseQueue accepts it.
-func (q Queue) String() string {
-	if q < 0 || int(q) >= len(queueNames) {
-		return fmt.Sprintf("Queue(%d)", int(q))
-	}
-	return queueNames[q]
-}
+func (q Queue) String() string { return enumName("Queue", int(q), queueNames) }
 
 // ParseQueue parses a queue name, case-insensitively.
 func ParseQueue(s string) (Queue, error) {
@@ -96,6 +81,16 @@ func ParseQueue(s string) (Queue, error) {
 	return Queue(i), err
 }
 
+// enumName is names[v], or "typ(v)" for a value out of range.
+func enumName(typ string, v int, names []string) string {
+	if v < 0 || v >= len(names) {
+		return fmt.Sprintf("%s(%d)", typ, v)
+	}
+	return names[v]
+}
+
+// parseEnum is the index of the name s in names, case-insensitively and
+// ignoring surrounding spaces, or an error naming what s should have been.
 func parseEnum(what, s string, names []string) (int, error) {
 	for i, n := range names {
 		if strings.EqualFold(strings.TrimSpace(s), n) {

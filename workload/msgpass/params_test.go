@@ -12,6 +12,7 @@ import (
 )
 
 func TestDefaultParams(t *testing.T) {
+	t.Parallel()
 	p := DefaultParams()
 	want := Params{Scheduler: Parallel, MaxDelay: 128, NIters: DefaultNIters, BatchSize: 1024,
 		Producers: 1, Consumers: 1, Payload: Static, Queue: Shared, MaxOutstanding: 0, Passes: DefaultPasses}
@@ -38,6 +39,7 @@ func TestDefaultParams(t *testing.T) {
 }
 
 func TestSetSpellings(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"batch-size", "BATCH_SIZE", "Batch_Size", "batch_size", "BATCH-SIZE"} {
 		p := DefaultParams()
 		if err := p.Set(name, "4_096"); err != nil {
@@ -65,6 +67,7 @@ func TestSetSpellings(t *testing.T) {
 }
 
 func TestSetErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, value, want string }{
 		{"bogus", "1", "unknown parameter \"bogus\""},
 		{"niters", "0", "niters 0: must be at least 1"},
@@ -104,6 +107,7 @@ func TestSetErrors(t *testing.T) {
 }
 
 func TestValidateErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mod  func(*Params)
 		want string
@@ -158,6 +162,7 @@ func anyInt(lo, hi int) *rapid.Generator[int] {
 // TestValidateModel: Validate accepts exactly the valid parameters, and a
 // valid Params survives Map then Set unchanged.
 func TestValidateModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		p := Params{
 			Scheduler:      Scheduler(rapid.IntRange(-1, 3).Draw(t, "scheduler")),
@@ -201,6 +206,7 @@ func TestValidateModel(t *testing.T) {
 // panics; a numeric parameter, when accepted, holds the number with '_'
 // removed; a failed Set leaves the params unchanged.
 func TestSetModel(t *testing.T) {
+	t.Parallel()
 	numeric := []string{"max-delay", "niters", "batch-size", "producers", "consumers", "max-outstanding"}
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.SampledFrom(append(ParamNames(), "bogus", "")).Draw(t, "name")

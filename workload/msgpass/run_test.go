@@ -341,9 +341,15 @@ func TestCancel(t *testing.T) {
 }
 
 // TestCancelHungImplementation: an implementation that never returns does
-// not keep Run from returning after cancellation.
+// not keep Run from returning after cancellation. Each scheduler waits out
+// abandonGrace; -short leaves out the concurrent one, which abandons its
+// workers through the same path as the parallel one (runWorkers).
 func TestCancelHungImplementation(t *testing.T) {
-	for _, s := range allSchedulers {
+	schedulers := allSchedulers
+	if testing.Short() {
+		schedulers = []Scheduler{Parallel, Sequential}
+	}
+	for _, s := range schedulers {
 		impl := &broken{fault: faultHang, at: 10, hold: make(chan struct{})}
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(20*time.Millisecond, cancel)
@@ -369,6 +375,7 @@ func TestRunRejectsInvalidParams(t *testing.T) {
 }
 
 func TestStaticTableLen(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ batch, prods int }{{1, 1}, {1024, 1}, {1024, 64}, {MaxBatchSize, MaxWorkers}, {3, 7}} {
 		n := staticTableLen(c.batch, c.prods)
 		if n <= c.batch {

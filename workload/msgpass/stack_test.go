@@ -13,6 +13,7 @@ import (
 // TestStackModel: one goroutine, random pushes and pops, against a slice
 // used as a LIFO.
 func TestStackModel(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		var s stack[int]
 		var model []int
@@ -45,6 +46,7 @@ func TestStackModel(t *testing.T) {
 // TestStackConcurrent: concurrent pushers and poppers (pops interleaved
 // with pushes, as in the workload); every pushed item is popped exactly once.
 func TestStackConcurrent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		pushers := rapid.IntRange(1, 4).Draw(t, "pushers")
 		poppers := rapid.IntRange(1, 4).Draw(t, "poppers")
@@ -54,22 +56,18 @@ func TestStackConcurrent(t *testing.T) {
 		var popped atomic.Int64
 		seen := make([][]int, poppers)
 		var wg sync.WaitGroup
-		for p := 0; p < pushers; p++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < per; i++ {
+		for p := range pushers {
+			wg.Go(func() {
+				for i := range per {
 					s.push(p*per + i)
 					if i%16 == 0 {
 						runtime.Gosched()
 					}
 				}
-			}()
+			})
 		}
-		for c := 0; c < poppers; c++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		for c := range poppers {
+			wg.Go(func() {
 				for popped.Load() < int64(total) {
 					if v, ok := s.pop(); ok {
 						seen[c] = append(seen[c], v)
@@ -78,7 +76,7 @@ func TestStackConcurrent(t *testing.T) {
 						runtime.Gosched()
 					}
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		count := make([]int, total)
@@ -90,11 +88,7 @@ func TestStackConcurrent(t *testing.T) {
 				count[v]++
 			}
 		}
-		for v, n := range count {
-			if n != 1 {
-				t.Fatalf("item %d popped %d times", v, n)
-			}
-		}
+		exactlyOnce(t, count, "item %d popped %d times")
 		if _, ok := s.pop(); ok {
 			t.Fatal("stack not empty after every item was popped")
 		}
@@ -104,20 +98,19 @@ func TestStackConcurrent(t *testing.T) {
 // TestFreeListConcurrent: many pushers, one taker taking everything at once
 // while they push; every batch comes back exactly once.
 func TestFreeListConcurrent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		pushers := rapid.IntRange(1, 4).Draw(t, "pushers")
 		per := rapid.IntRange(0, 300).Draw(t, "items per pusher")
 		total := pushers * per
 		var l freeList[int]
 		var wg sync.WaitGroup
-		for p := 0; p < pushers; p++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < per; i++ {
+		for p := range pushers {
+			wg.Go(func() {
+				for i := range per {
 					l.push(&batch[int]{producer: p, index: int64(i)})
 				}
-			}()
+			})
 		}
 		count := make([]int, total)
 		got := 0
@@ -135,18 +128,25 @@ func TestFreeListConcurrent(t *testing.T) {
 		if l.takeAll() != nil {
 			t.Fatal("free list not empty after every batch was taken")
 		}
-		for i, n := range count {
-			if n != 1 {
-				t.Fatalf("batch %d taken %d times", i, n)
-			}
-		}
+		exactlyOnce(t, count, "batch %d taken %d times")
 	})
+}
+
+// exactlyOnce fails t, with format (the item's index, then its count),
+// unless every item of count was seen once.
+func exactlyOnce(t *rapid.T, count []int, format string) {
+	for i, n := range count {
+		if n != 1 {
+			t.Fatalf(format, i, n)
+		}
+	}
 }
 
 // TestEventNoLostWakeup: a producer hands items one at a time to sleeping
 // consumers through a counter and an event; with Signal-per-item, every
 // item is taken and every consumer exits (a lost wake-up hangs the test).
 func TestEventNoLostWakeup(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		consumers := rapid.IntRange(1, 6).Draw(t, "consumers")
 		items := rapid.IntRange(0, 500).Draw(t, "items")
@@ -166,10 +166,8 @@ func TestEventNoLostWakeup(t *testing.T) {
 				}
 			}
 		}
-		for c := 0; c < consumers; c++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		for range consumers {
+			wg.Go(func() {
 				for {
 					if taken.Load() >= int64(items) {
 						return
@@ -187,7 +185,7 @@ func TestEventNoLostWakeup(t *testing.T) {
 					}
 					ev.wait(key, &stop)
 				}
-			}()
+			})
 		}
 		for i := 0; i < items; i++ {
 			avail.Add(1)
