@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -22,7 +20,13 @@ import (
 // stopped at the budget look.
 func fakeSession(t *testing.T, rounds int, cells []string, reps []int, cost []float64, noise float64) *harness.ABFile {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(3, 4))
+	return fakeSessionSeeded(t, 3, rounds, cells, reps, cost, noise)
+}
+
+// fakeSessionSeeded is fakeSession with the noise drawn from seed.
+func fakeSessionSeeded(t *testing.T, seed uint64, rounds int, cells []string, reps []int, cost []float64, noise float64) *harness.ABFile {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 4))
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	f := &harness.ABFile{Schema: harness.ABSchema, MaxTimeNs: int64(3 * time.Minute), Stopped: harness.StopBudget,
 		StartedAt: start, PlannedLooks: []int{6, 12, 24}}
@@ -147,16 +151,8 @@ func TestBuildNumbersCentresAndSlows(t *testing.T) {
 func TestReplaySmoke(t *testing.T) {
 	f := fakeSession(t, 16, []string{"ocaml", "boxroot"}, []int{2, 1}, []float64{0.01, 0.02}, 0.02)
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if err := json.NewEncoder(zw).Encode(f); err != nil {
-		t.Fatal(err)
-	}
-	zw.Close()
 	path := filepath.Join(dir, "aa.json.gz")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSession(t, path, f)
 	live := filepath.Join(dir, "gate-check.md")
 	if err := os.WriteFile(live, []byte("# live\n\nrates\n"), 0o644); err != nil {
 		t.Fatal(err)
