@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
-	"gonum.org/v1/gonum/stat"
 )
 
 // ReplayReport is what `gatecheck -replay` writes to OUT.json; OUT.md says
@@ -269,11 +268,14 @@ func variantReport(name string, r *replayer, scs []scenario, results [][]synthet
 
 // dependence measures, per benchmark, the lag-1 and lag-2 correlation of
 // the pairs' log ratios within each recorded session (each session's
-// ratios centred on their own mean), pooled over the sessions.
+// ratios centred on their own mean), pooled over the sessions
+// (analysis.PooledAutocorrelation); and the spread of the sessions'
+// shifts, median log ratios, in units of their block bootstrap standard
+// errors (analysis.SpreadInStandardErrors), over the sessions with at
+// least 4 blocks of pairs.
 func dependence(ts []*template, block int) []Dependence {
 	type acc struct {
-		c0, c1, c2     float64
-		n              int
+		lags           *analysis.PooledAutocorrelation
 		shifts, errors []float64
 	}
 	accs := map[string]*acc{}
@@ -281,25 +283,14 @@ func dependence(ts []*template, block int) []Dependence {
 	for _, t := range ts {
 		for _, b := range t.benches {
 			d := logRatios(b.pairs)
-			mean := stat.Mean(d, nil)
 			a := accs[b.label]
 			if a == nil {
-				a = &acc{}
+				a = &acc{lags: analysis.NewPooledAutocorrelation(2)}
 				accs[b.label] = a
 				order = append(order, b.label)
 			}
-			for i := range d {
-				x := d[i] - mean
-				a.c0 += x * x
-				if i >= 1 {
-					a.c1 += x * (d[i-1] - mean)
-				}
-				if i >= 2 {
-					a.c2 += x * (d[i-2] - mean)
-				}
-			}
-			a.n += len(d)
-			if se := medianError(d, block); se > 0 && len(d) >= 4*block {
+			a.lags.Add(d)
+			if se := analysis.MedianBootstrapError(d, block); se > 0 && len(d) >= 4*block {
 				a.shifts = append(a.shifts, stats.Median(d))
 				a.errors = append(a.errors, se)
 			}
@@ -308,48 +299,13 @@ func dependence(ts []*template, block int) []Dependence {
 	var out []Dependence
 	for _, l := range order {
 		a := accs[l]
-		dep := Dependence{Label: l, Pairs: a.n}
-		if a.c0 > 0 {
-			dep.Lag1, dep.Lag2 = a.c1/a.c0, a.c2/a.c0
-		}
-		if dep.Sessions = len(a.shifts); dep.Sessions >= 2 {
-			mean, ss := 0.0, 0.0
-			for _, x := range a.shifts {
-				mean += x / float64(dep.Sessions)
-			}
-			for i, x := range a.shifts {
-				z := (x - mean) / a.errors[i]
-				ss += z * z
-			}
-			dep.Spread = math.Sqrt(ss / float64(dep.Sessions-1))
+		dep := Dependence{Label: l, Pairs: a.lags.Values(), Lag1: a.lags.At(1), Lag2: a.lags.At(2), Sessions: len(a.shifts)}
+		if dep.Sessions >= 2 {
+			dep.Spread = analysis.SpreadInStandardErrors(a.shifts, a.errors)
 		}
 		out = append(out, dep)
 	}
 	return out
-}
-
-// medianError is the standard deviation of the median of d over 200
-// moving-block resamples (blocks of block pairs; seeded, so the report is
-// reproducible); 0 when d has fewer than 2 values.
-func medianError(d []float64, block int) float64 {
-	if len(d) < 2 {
-		return 0
-	}
-	rng := rand.New(rand.NewPCG(uint64(len(d)), 1))
-	const resamples = 200
-	meds := make([]float64, resamples)
-	x := make([]float64, len(d))
-	for k := range meds {
-		idx, err := drawIndexes(rng, len(d), len(d), block)
-		if err != nil {
-			return 0
-		}
-		for j, i := range idx {
-			x[j] = d[i]
-		}
-		meds[k] = stats.Median(x)
-	}
-	return stat.StdDev(meds, nil)
 }
 
 // Markers of the replay's section in the live report.

@@ -3,11 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 )
@@ -50,26 +50,12 @@ type Rate struct {
 	Notes string  `json:"notes,omitempty"`
 }
 
-// wilson is the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959963984540054
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	den := 1 + z*z/nf
-	mid := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return math.Max(0, mid-half), math.Min(1, mid+half)
-}
-
 func newRate(name string, hits, of int, notes string) Rate {
 	r := Rate{Name: name, Hits: hits, Of: of, Notes: notes}
 	if of > 0 {
 		r.Rate = float64(hits) / float64(of)
 	}
-	r.Lo, r.Hi = wilson(hits, of)
+	r.Lo, r.Hi = analysis.WilsonInterval(hits, of)
 	return r
 }
 

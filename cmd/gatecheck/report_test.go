@@ -7,30 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pgregory.net/rapid"
 )
-
-func TestWilson(t *testing.T) {
-	// Known values: 0 of 100 -> [0, 3.70%]; 50 of 100 -> [40.4%, 59.6%].
-	for _, c := range []struct {
-		k, n   int
-		lo, hi float64
-	}{{0, 100, 0, 0.0370}, {50, 100, 0.4038, 0.5962}, {100, 100, 0.9630, 1}} {
-		lo, hi := wilson(c.k, c.n)
-		if math.Abs(lo-c.lo) > 5e-4 || math.Abs(hi-c.hi) > 5e-4 {
-			t.Errorf("wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, lo, hi, c.lo, c.hi)
-		}
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 10_000).Draw(t, "n")
-		k := rapid.IntRange(0, n).Draw(t, "k")
-		lo, hi := wilson(k, n)
-		p := float64(k) / float64(n)
-		if !(0 <= lo && lo <= p+1e-12 && p-1e-12 <= hi && hi <= 1) {
-			t.Fatalf("wilson(%d, %d) = [%v, %v] does not hold %v within [0, 1]", k, n, lo, hi, p)
-		}
-	})
-}
 
 func TestTally(t *testing.T) {
 	rep := &Report{Slow: "boxroot", Trials: []Trial{
