@@ -9,6 +9,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"gonum.org/v1/gonum/stat"
 )
 
 // A recorded session as the replay uses it: the structure of the looks and
@@ -239,13 +240,14 @@ func sourceOf(b, h *harness.Result) (benchSource, int, error) {
 		}
 	}
 	made := 0
-	var wall, block float64
-	var blockRuns int
+	// The process wall times of the pairs' runs, summed per pair, and of
+	// the first block's runs: whole nanoseconds, so their means are exact
+	// whatever the order of summation.
+	var pairWall, blockWall []float64
 	for _, r := range []*harness.Result{b, h} {
 		for _, run := range r.Runs {
 			if run.Pair > 0 && run.Pair <= autoPlanRounds {
-				block += float64(run.ProcessWallNs)
-				blockRuns++
+				blockWall = append(blockWall, float64(run.ProcessWallNs))
 			}
 		}
 	}
@@ -259,15 +261,16 @@ func sourceOf(b, h *harness.Result) (benchSource, int, error) {
 			continue
 		}
 		src.pairs = append(src.pairs, runPair{base: run, head: hr})
-		wall += float64(run.ProcessWallNs + hr.ProcessWallNs)
+		pairWall = append(pairWall, float64(run.ProcessWallNs+hr.ProcessWallNs))
 	}
 	slices.SortFunc(src.pairs, func(x, y runPair) int { return x.base.Pair - y.base.Pair })
 	if len(src.pairs) == 0 {
 		return src, 0, fmt.Errorf("%s: no pair of successful runs", b.Label)
 	}
-
-	src.pairNs = wall / float64(len(src.pairs))
-	src.blockNs = block / float64(max(blockRuns, 1))
+	src.pairNs = stat.Mean(pairWall, nil)
+	if len(blockWall) > 0 {
+		src.blockNs = stat.Mean(blockWall, nil)
+	}
 	return src, made, nil
 }
 
