@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -88,6 +89,24 @@ func drawSample(t *rapid.T, n int, scale float64, name string) []float64 {
 	return out
 }
 
+// drawRows draws rows rows r0, r1, ...: a base sample of a size drawn from
+// baseN and a head sample of a size drawn from headN (nil: the base's
+// size), scaled by a factor drawn from shift.
+func drawRows(t *rapid.T, rows int, baseN, headN *rapid.Generator[int], shift *rapid.Generator[float64]) (bs, hs []spec) {
+	for i := range rows {
+		nb := baseN.Draw(t, "n1")
+		nh := nb
+		if headN != nil {
+			nh = headN.Draw(t, "n2")
+		}
+		k := shift.Draw(t, "shift")
+		label := fmt.Sprintf("r%d", i)
+		bs = append(bs, spec{Label: label, Samples: drawSample(t, nb, 1, "base")})
+		hs = append(hs, spec{Label: label, Samples: drawSample(t, nh, k, "head")})
+	}
+	return bs, hs
+}
+
 // TestVerdictNeverContradictsInterval is the promise of the default
 // method: on random samples (ties, tiny and unequal sizes, many rows, any
 // alpha, with and without Holm, paired or not), a row is significant exactly when its
@@ -97,15 +116,7 @@ func drawSample(t *rapid.T, n int, scale float64, name string) []float64 {
 func TestVerdictNeverContradictsInterval(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(1, 6).Draw(t, "rows")
-		var bs, hs []spec
-		for i := range rows {
-			n1 := rapid.IntRange(1, 60).Draw(t, "n1")
-			n2 := rapid.IntRange(1, 60).Draw(t, "n2")
-			shift := rapid.Float64Range(0.8, 1.25).Draw(t, "shift")
-			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{Label: label, Samples: drawSample(t, n1, 1, "base")})
-			hs = append(hs, spec{Label: label, Samples: drawSample(t, n2, shift, "head")})
-		}
+		bs, hs := drawRows(t, rows, rapid.IntRange(1, 60), rapid.IntRange(1, 60), rapid.Float64Range(0.8, 1.25))
 		o := Options{
 			Alpha:      rapid.SampledFrom([]float64{0.001, 0.01, 0.05, 0.1, 0.3}).Draw(t, "alpha"),
 			Correction: rapid.SampledFrom([]Correction{CorrectionHolm, CorrectionNone}).Draw(t, "correction"),
@@ -163,14 +174,7 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 func TestHolmIsNoLooserThanPerRow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(2, 5).Draw(t, "rows")
-		var bs, hs []spec
-		for i := range rows {
-			n := rapid.IntRange(4, 20).Draw(t, "n")
-			shift := rapid.Float64Range(0.9, 1.1).Draw(t, "shift")
-			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{Label: label, Samples: drawSample(t, n, 1, "base")})
-			hs = append(hs, spec{Label: label, Samples: drawSample(t, n, shift, "head")})
-		}
+		bs, hs := drawRows(t, rows, rapid.IntRange(4, 20), nil, rapid.Float64Range(0.9, 1.1))
 		holm, err := CompareFiles(fixture(bs...), fixture(hs...), Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +216,7 @@ func TestGateProperties(t *testing.T) {
 		if row := compare(k); row.Gate == Regression {
 			t.Fatalf("scale %v < 1+%v failed the gate: estimate %v interval [%v, %v]", k, th, row.Delta, row.DeltaLo, row.DeltaHi)
 		}
-		lo, hi := minMax(xs)
+		lo, hi := slices.Min(xs), slices.Max(xs)
 		if n < 4 {
 			return
 		}
@@ -222,14 +226,6 @@ func TestGateProperties(t *testing.T) {
 				k, lo, hi, n, th, row.Verdict, row.P, row.DeltaLo, row.DeltaHi)
 		}
 	})
-}
-
-func minMax(xs []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
 }
 
 func TestMinRunsFor(t *testing.T) {
