@@ -1,5 +1,7 @@
 package main
 
+import "fmt"
+
 // The resamplings of the replay: how the recorded pairs a synthetic
 // session's benchmark is made of are drawn. analysis.BlockBootstrapIndexes
 // draws them, each synthetic position from recorded pairs of its own
@@ -18,3 +20,19 @@ const (
 	// noise of the sessions averaged.
 	resamplePooled = "pooled"
 )
+
+// resampling is a way of drawing the synthetic pairs (-resample, -block).
+type resampling struct {
+	method string
+	block  int
+}
+
+// resamplings are those the report compares with the chosen one.
+var resamplings = []resampling{{resampleBlock, 2}, {resampleBlock, 4}, {resampleBlock, 8}, {resamplePooled, 1}}
+
+func (m resampling) String() string {
+	if m.method == resamplePooled {
+		return "single pairs pooled over the sessions"
+	}
+	return fmt.Sprintf("blocks of %d pairs within each session", m.block)
+}
