@@ -5,6 +5,7 @@ package main
 // live check keeps it).
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -28,6 +29,12 @@ func newRate(name string, hits, of int, notes string) Rate {
 	}
 	r.Lo, r.Hi = analysis.WilsonInterval(hits, of)
 	return r
+}
+
+// heading starts a report in Markdown: its title, the paragraph that says
+// how it is made, and the command that made it.
+func heading(b *strings.Builder, title, how, command string) {
+	fmt.Fprintf(b, "# %s\n\n%s\n\n- command: `%s`\n", title, how, command)
 }
 
 // Markers of the replay's section in the live report.
