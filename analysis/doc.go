@@ -64,9 +64,10 @@
 // round's two runs. Why: where most of a run's noise is the machine's
 // phase, which the two runs of a round share, pairing removes it where the
 // two-sample method must average it away, and the interval narrows by as
-// much as the pairs' log ratios vary less than the runs (results/noise.md
-// measures both on the project's machine, results/gate-check.md the error
-// rates). A run that failed on either side drops its pair.
+// much as the pairs' log ratios vary less than the runs (`make gate-check`
+// measures the gate's error rates on real sessions, `make gate-replay` on
+// sessions resampled from recorded ones, TestPairedFalseAlarmRate on
+// simulated ones). A run that failed on either side drops its pair.
 //
 // # Across function layouts (CompareLayouts)
 //

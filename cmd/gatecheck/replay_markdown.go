@@ -78,7 +78,9 @@ func (rep *ReplayReport) section(link string) string {
 	return b.String()
 }
 
-// Targets of issue 24.
+// The targets the gate is held to, which targets checks: false alarms on
+// at most 1% of A/A rows, with the upper bound of their interval at most
+// 1.5%, and a planted 10% slowdown detected in at least 95% of sessions.
 const (
 	targetAlarms    = 0.01  // A/A false alarms per row, at most
 	targetAlarmsHi  = 0.015 // and the upper bound of their interval
@@ -137,8 +139,9 @@ func (rep *ReplayReport) targets() string {
 	return b.String()
 }
 
-// loadRange says the recorded sessions' load: "one-minute load average
-// 5.8 to 15.4 on 2 CPUs at their start".
+// loadRange says the recorded sessions' load: "one-minute load average LO
+// to HI on N CPUs at their start", the CPUs said when every session had
+// the same count.
 func (rep *ReplayReport) loadRange() string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	cpus := map[int]bool{}
