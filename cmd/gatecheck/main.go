@@ -21,8 +21,8 @@
 // sessions from the pairs of recorded ab sessions (their --export-json files,
 // .json or .json.gz) and judges them with the decision code ab runs
 // (analysis.Sequential), at the recorded looks and pair counts, with a
-// planted slowdown multiplying the slowed cell's head runs (see replay.go
-// and sessions.go); it writes OUT.json and OUT.md (default
+// planted slowdown multiplying the slowed cell's head runs (see replay.go,
+// template.go and pace.go); it writes OUT.json and OUT.md (default
 // results/gate-replay) and its section of the live report (-live):
 //
 //	go run ./cmd/gatecheck -replay [-sessions 4000] [-pcts 2,5,10,20] [-variant 45m] results/sessions/aa-*.json.gz
