@@ -22,6 +22,10 @@ func lognormal(rng *rand.Rand, n int, center, sigma float64) []float64 {
 // (plus sampling slack); without the correction, noticeably more often,
 // which is why the correction is the default.
 func TestFalseAlarmRate(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("Monte-Carlo calibration over a thousand simulated tables: skipped in -short (the full suite runs it)")
+	}
 	const trials, rows, n = 1000, 4, 8
 	rng := rand.New(rand.NewPCG(14, 2))
 	alarms := map[Correction]int{}
@@ -59,6 +63,7 @@ func TestFalseAlarmRate(t *testing.T) {
 // change (at least its 95% level, less sampling slack) and how often the
 // gate at 5% calls it a regression.
 func TestIntervalCoverageAndPower(t *testing.T) {
+	t.Parallel()
 	const trials, n = 1000, 10
 	rng := rand.New(rand.NewPCG(14, 4))
 	covered, detected, passed := 0, 0, 0

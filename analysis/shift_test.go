@@ -48,6 +48,7 @@ func bruteCDF(m, n int) []float64 {
 }
 
 func TestExactCDFMatchesEnumeration(t *testing.T) {
+	t.Parallel()
 	for m := 1; m <= 6; m++ {
 		for n := 1; n <= 6; n++ {
 			want := bruteCDF(m, n)
@@ -69,6 +70,7 @@ func TestExactCDFMatchesEnumeration(t *testing.T) {
 }
 
 func TestNormalApproximationNearExact(t *testing.T) {
+	t.Parallel()
 	exact, normal := exactCDF(40, 40), normalCDF(40, 40, nil)
 	for _, c := range []int{500, 600, 700, 800} {
 		if d := math.Abs(exact(c) - normal(c)); d > 0.005 {
@@ -114,6 +116,7 @@ func drawRows(t *rapid.T, rows int, baseN, headN *rapid.Generator[int], shift *r
 // alpha; the estimate lies inside its interval; and the gate's outcome
 // follows its definition.
 func TestVerdictNeverContradictsInterval(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(1, 6).Draw(t, "rows")
 		bs, hs := drawRows(t, rows, rapid.IntRange(1, 60), rapid.IntRange(1, 60), rapid.Float64Range(0.8, 1.25))
@@ -172,6 +175,7 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 // significant when it is not significant uncorrected, and its interval is
 // at least as wide.
 func TestHolmIsNoLooserThanPerRow(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(2, 5).Draw(t, "rows")
 		bs, hs := drawRows(t, rows, rapid.IntRange(4, 20), nil, rapid.Float64Range(0.9, 1.1))
@@ -200,6 +204,7 @@ func TestHolmIsNoLooserThanPerRow(t *testing.T) {
 // cannot fail it), and a head slower than every base run by far beyond the
 // threshold always regresses once each side has 4 runs.
 func TestGateProperties(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 20).Draw(t, "n")
 		xs := rapid.SliceOfN(rapid.Float64Range(0.5, 2), n, n).Draw(t, "samples")
@@ -229,6 +234,7 @@ func TestGateProperties(t *testing.T) {
 }
 
 func TestMinRunsFor(t *testing.T) {
+	t.Parallel()
 	// Two samples, exact: 2/C(2n, n) <= alpha/mult; n=4: 2/70 = 0.029.
 	// Pairs: 2·2^-n <= alpha/mult; n=6: 0.03125 <= 0.05, n=5: 0.0625.
 	for _, c := range []struct {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseFlags(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "rootbench")
 	if err := os.WriteFile(bin, nil, 0o755); err != nil {
 		t.Fatal(err)
@@ -34,6 +35,7 @@ func TestParseFlags(t *testing.T) {
 }
 
 func TestParseReplayFlags(t *testing.T) {
+	t.Parallel()
 	f := filepath.Join(t.TempDir(), "aa.json")
 	if err := os.WriteFile(f, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -66,6 +68,7 @@ func TestParseReplayFlags(t *testing.T) {
 // The default number of synthetic sessions bounds a 1% rate (per session,
 // and so per row too) at 1.5% (the 95% Wilson upper bound).
 func TestDefaultSessionsBoundOnePercent(t *testing.T) {
+	t.Parallel()
 	n := defaultReplaySessions
 	if _, hi := analysis.WilsonInterval(n/100, n); hi > 0.015 {
 		t.Errorf("%d sessions: 1%% has the upper bound %.4f, want at most 0.015", n, hi)

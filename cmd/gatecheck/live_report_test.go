@@ -9,6 +9,7 @@ import (
 )
 
 func TestTally(t *testing.T) {
+	t.Parallel()
 	rep := &Report{Slow: "boxroot", Trials: []Trial{
 		{Kind: "A/A", Rows: map[string]string{"ocaml": "pass", "boxroot": "regression"}, DurationNs: 1e9},
 		{Kind: "A/A", Rows: map[string]string{"ocaml": "inconclusive", "boxroot": "pass"}, DurationNs: 3e9},

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTargets(t *testing.T) {
+	t.Parallel()
 	rep := &ReplayReport{Slow: "boxroot", Rates: []Rate{
 		newRate("A/A: false alarms per row (rows reported as regressions)", 40, 8000, ""),
 		newRate("A/A: rows left inconclusive", 4000, 8000, ""),
@@ -37,6 +38,7 @@ func TestTargets(t *testing.T) {
 }
 
 func TestShortCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"gatecheck -replay r/s/aa-1.json.gz r/s/aa-2.json.gz r/s/aa-3.json.gz", "gatecheck -replay r/s/aa-*.json.gz (3 files)"},
 		{"gatecheck -replay a.json b.json", "gatecheck -replay a.json b.json"},

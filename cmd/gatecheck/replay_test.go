@@ -10,6 +10,7 @@ import (
 )
 
 func TestBuildNumbersCentresAndSlows(t *testing.T) {
+	t.Parallel()
 	f := fakeSession(t, 6, []string{"ocaml", "boxroot"}, []int{3, 1}, []float64{0.01, 0.03}, 0.05)
 	tp, err := newTemplate("fake", f)
 	if err != nil {
@@ -56,6 +57,7 @@ func TestBuildNumbersCentresAndSlows(t *testing.T) {
 // A tiny replay through the decision code: with 2% noise, no A/A row
 // regresses and a planted 50% is always detected, never on the other cell.
 func TestReplaySmoke(t *testing.T) {
+	t.Parallel()
 	f := fakeSession(t, 16, []string{"ocaml", "boxroot"}, []int{2, 1}, []float64{0.01, 0.02}, 0.02)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "aa.json.gz")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWithSection(t *testing.T) {
+	t.Parallel()
 	doc := withSection("# x\n", replayBegin+"\none\n"+replayEnd)
 	if sectionOf(doc) != replayBegin+"\none\n"+replayEnd {
 		t.Fatalf("appended: %q", doc)

@@ -67,6 +67,7 @@ func fakeSessionSeeded(t *testing.T, seed uint64, rounds int, cells []string, re
 }
 
 func TestTemplateOfARecordedSession(t *testing.T) {
+	t.Parallel()
 	f := fakeSession(t, 10, []string{"ocaml", "boxroot", "cgo-handle"}, []int{8, 4, 1}, []float64{0.01, 0.02, 0.08}, 0.02)
 	tp, err := newTemplate("fake", f)
 	if err != nil {
@@ -102,6 +103,7 @@ func TestTemplateOfARecordedSession(t *testing.T) {
 // the slowest cell rebalances the others (the slowest kept makes one pair
 // per round) and speeds the rounds up.
 func TestScaledTemplate(t *testing.T) {
+	t.Parallel()
 	f := fakeSession(t, 12, []string{"ocaml", "boxroot", "cgo-handle"}, []int{8, 4, 1}, []float64{0.01, 0.02, 0.08}, 0.02)
 	f.MaxTimeNs = f.Looks[len(f.Looks)-1].ElapsedNs + int64(time.Millisecond)
 	tp, err := newTemplate("fake", f)
