@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// skipCalibrationInShort skips a Monte-Carlo calibration, which simulates
+// what (a thousand tables, say), in -short.
+func skipCalibrationInShort(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("Monte-Carlo calibration over %s: skipped in -short (the full suite runs it)", what)
+	}
+}
+
 // lognormal draws n times around center with a log-scale spread sigma.
 func lognormal(rng *rand.Rand, n int, center, sigma float64) []float64 {
 	out := make([]float64, n)
@@ -23,9 +32,7 @@ func lognormal(rng *rand.Rand, n int, center, sigma float64) []float64 {
 // which is why the correction is the default.
 func TestFalseAlarmRate(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("Monte-Carlo calibration over a thousand simulated tables: skipped in -short (the full suite runs it)")
-	}
+	skipCalibrationInShort(t, "a thousand simulated tables")
 	const trials, rows, n = 1000, 4, 8
 	rng := rand.New(rand.NewPCG(14, 2))
 	alarms := map[Correction]int{}

@@ -93,9 +93,7 @@ func layoutSessions(rng *rand.Rand, k, runs int, change, tau, noise float64) []L
 // slowdown of three times the spread.
 func TestLayoutShiftCalibrated(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("Monte-Carlo calibration over 1500 simulated sets of layouts: skipped in -short (the full suite runs it)")
-	}
+	skipCalibrationInShort(t, "1500 simulated sets of layouts")
 	rng := rand.New(rand.NewPCG(1, 2))
 	const trials = 1500
 	var alarms, passes, found int

@@ -118,9 +118,7 @@ func TestPairedCancelsCommonDrift(t *testing.T) {
 // alarms in at most alpha of the trials (plus sampling slack).
 func TestPairedFalseAlarmRate(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("Monte-Carlo calibration over a thousand simulated tables: skipped in -short (the full suite runs it)")
-	}
+	skipCalibrationInShort(t, "a thousand simulated tables")
 	const trials, rows, n = 1000, 4, 12
 	rng := rand.New(rand.NewPCG(15, 3))
 	alarms := 0
