@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// skipCalibrationInShort skips a Monte-Carlo calibration, which simulates
+// what (a thousand tables, say), in -short.
+func skipCalibrationInShort(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("Monte-Carlo calibration over %s: skipped in -short (the full suite runs it)", what)
+	}
+}
+
 // lognormal draws n times around center with a log-scale spread sigma.
 func lognormal(rng *rand.Rand, n int, center, sigma float64) []float64 {
 	out := make([]float64, n)
@@ -22,6 +31,8 @@ func lognormal(rng *rand.Rand, n int, center, sigma float64) []float64 {
 // (plus sampling slack); without the correction, noticeably more often,
 // which is why the correction is the default.
 func TestFalseAlarmRate(t *testing.T) {
+	t.Parallel()
+	skipCalibrationInShort(t, "a thousand simulated tables")
 	const trials, rows, n = 1000, 4, 8
 	rng := rand.New(rand.NewPCG(14, 2))
 	alarms := map[Correction]int{}
@@ -59,6 +70,7 @@ func TestFalseAlarmRate(t *testing.T) {
 // change (at least its 95% level, less sampling slack) and how often the
 // gate at 5% calls it a regression.
 func TestIntervalCoverageAndPower(t *testing.T) {
+	t.Parallel()
 	const trials, n = 1000, 10
 	rng := rand.New(rand.NewPCG(14, 4))
 	covered, detected, passed := 0, 0, 0

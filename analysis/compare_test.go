@@ -21,6 +21,7 @@ func mustFiles(t *testing.T, base, head *harness.File, o Options) *Comparison {
 }
 
 func TestIdenticalSamplesAreSame(t *testing.T) {
+	t.Parallel()
 	base := fixture(
 		spec{Label: "boxroot", Samples: noisy(1, 10, 1.686, 0.02)},
 		spec{Label: "ref", Samples: noisy(2, 10, 2.681, 0.02)},
@@ -59,6 +60,7 @@ func TestIdenticalSamplesAreSame(t *testing.T) {
 }
 
 func TestScaledBy1_2IsSlower(t *testing.T) {
+	t.Parallel()
 	b := noisy(3, 10, 1.0, 0.02)
 	base := fixture(spec{Label: "boxroot", Samples: b}, spec{Label: "ref", Samples: noisy(4, 10, 2, 0.02)})
 	head := fixture(spec{Label: "boxroot", Samples: scaled(b, 1.2)}, spec{Label: "ref", Samples: noisy(4, 10, 2, 0.02)})
@@ -96,6 +98,7 @@ func TestScaledBy1_2IsSlower(t *testing.T) {
 }
 
 func TestShiftInsideThresholdPassesGate(t *testing.T) {
+	t.Parallel()
 	// A real, significant 3% slowdown: reported as slower, but inside a 5%
 	// gate.
 	b := noisy(5, 20, 1.0, 0.005)
@@ -130,6 +133,7 @@ func TestShiftInsideThresholdPassesGate(t *testing.T) {
 }
 
 func TestGateOff(t *testing.T) {
+	t.Parallel()
 	b := noisy(3, 10, 1.0, 0.02)
 	c := mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 2)}), Options{})
 	if c.Rows[0].Verdict != Slower || (c.Rows[0].Gate == Regression) || len(c.Regressions()) != 0 {
@@ -141,6 +145,7 @@ func TestGateOff(t *testing.T) {
 }
 
 func TestTooFewSamplesAreInconclusive(t *testing.T) {
+	t.Parallel()
 	b := []float64{1.0, 1.01, 1.02}
 	// The default method: 3+3 runs have no finite interval at 5%.
 	c := mustFiles(t, fixture(spec{Label: "x", Samples: b}), fixture(spec{Label: "x", Samples: scaled(b, 3)}), Options{Threshold: 0.05})
@@ -163,11 +168,8 @@ func TestTooFewSamplesAreInconclusive(t *testing.T) {
 	if !math.IsInf(r.Base.Lo, -1) || !math.IsInf(r.DeltaHi, 1) {
 		t.Errorf("3 runs: base CI [%v, %v], delta interval [%v, %v]; want infinite", r.Base.Lo, r.Base.Hi, r.DeltaLo, r.DeltaHi)
 	}
-	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{"need >= 6 samples for confidence interval", "need >= 4 samples to detect a difference"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("warnings %q lack benchmath's %q", c.Warnings, want)
-		}
+	if l := lacking(strings.Join(c.Warnings, "\n"), "need >= 6 samples for confidence interval", "need >= 4 samples to detect a difference"); len(l) > 0 {
+		t.Errorf("warnings %q lack benchmath's %q", c.Warnings, l)
 	}
 
 	// 6 runs: finite median CIs at 95%, but not at √0.95 for the delta.
@@ -185,6 +187,7 @@ func TestTooFewSamplesAreInconclusive(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	base := fixture(
 		spec{Label: "boxroot", Samples: noisy(1, 10, 1, 0.01), Params: map[string]string{"batch-size": "1024"}},
 		spec{Label: "gone", Samples: noisy(2, 10, 1, 0.01)},
@@ -208,7 +211,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("head n=%d failed=%d, want 10 and 2", c.Rows[0].Head.N, c.Rows[0].Head.Failed)
 	}
 	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{
+	if l := lacking(joined,
 		"head.json is partial",
 		"CPU model Test CPU in base.json, Other CPU in head.json",
 		"GOMAXPROCS 2 in base.json, 8 in head.json",
@@ -217,14 +220,13 @@ func TestWarnings(t *testing.T) {
 		"only in head.json (not compared): new",
 		"boxroot: parameters differ: batch-size 1024 → 16",
 		"2 failed run(s) left out",
-	} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("warnings lack %q:\n%s", want, joined)
-		}
+	); len(l) > 0 {
+		t.Errorf("warnings lack %q:\n%s", l, joined)
 	}
 }
 
 func TestMatchByCellAndParams(t *testing.T) {
+	t.Parallel()
 	// The base scanned batch-size (labels carry it); the head ran one size.
 	base := fixture(
 		spec{Label: "boxroot batch-size=16", Cell: "boxroot", Params: map[string]string{"batch-size": "16"}, Samples: noisy(1, 8, 1, 0.01)},
@@ -241,6 +243,7 @@ func TestMatchByCellAndParams(t *testing.T) {
 }
 
 func TestNoCommonBenchmarkIsAnError(t *testing.T) {
+	t.Parallel()
 	_, err := CompareFiles(fixture(spec{Label: "a", Samples: []float64{1}}), fixture(spec{Label: "b", Samples: []float64{1}}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "no benchmark in common") || !strings.Contains(err.Error(), "[a]") {
 		t.Errorf("err = %v, want 'no benchmark in common' listing the labels", err)
@@ -256,6 +259,7 @@ func TestNoCommonBenchmarkIsAnError(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
+	t.Parallel()
 	f := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}})
 	for _, o := range []Options{{Alpha: 1.5}, {Method: "t-test"}, {Correction: "bonferroni"}, {Threshold: -0.1}, {Threshold: math.NaN()}} {
 		if _, err := CompareFiles(f, f, o); err == nil {
@@ -265,6 +269,7 @@ func TestBadOptions(t *testing.T) {
 }
 
 func TestCells(t *testing.T) {
+	t.Parallel()
 	b := noisy(1, 10, 1, 0.01)
 	f := fixture(spec{Label: "ref", Samples: b}, spec{Label: "boxroot", Samples: scaled(b, 1.5)})
 	c, err := CompareCells(f, "ref", "boxroot", Options{})
@@ -291,6 +296,7 @@ func TestCells(t *testing.T) {
 }
 
 func TestCellsPairsAScanByParameters(t *testing.T) {
+	t.Parallel()
 	sp := func(cell, size string, seed uint64, center float64) spec {
 		return spec{Label: cell + " batch-size=" + size, Cell: cell, Params: map[string]string{"batch-size": size, "cell": cell},
 			Samples: noisy(seed, 8, center, 0.01)}
@@ -314,6 +320,7 @@ func TestCellsPairsAScanByParameters(t *testing.T) {
 }
 
 func TestParseThreshold(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"5%": 0.05, "0.5%": 0.005, "12.5%": 0.125, "100%": 1, "1_000%": 10} {
 		got, err := ParseThreshold(in)
 		if err != nil || math.Abs(got-want) > 1e-12 {
@@ -331,6 +338,7 @@ func TestParseThreshold(t *testing.T) {
 }
 
 func TestPathsSurfaceLoadErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
 	writeJSON(t, good, fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}))
@@ -370,6 +378,7 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 }
 
 func TestUnusableSamplesAreNotCompared(t *testing.T) {
+	t.Parallel()
 	base := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}, spec{Label: "b", Samples: []float64{1, 2, 3}})
 	head := fixture(spec{Label: "a", Samples: []float64{1, 2, 3}}, spec{Label: "b", Samples: []float64{1, 2, 3}})
 	head.Results[1].Runs[1].WallNs = -5 // built in memory, not validated

@@ -14,6 +14,7 @@ import (
 // TestDescribeRunsLeavesOutFailedRuns: the summary covers the successful
 // runs only, in the definitions of harness/stats.
 func TestDescribeRunsLeavesOutFailedRuns(t *testing.T) {
+	t.Parallel()
 	walls := []int64{30, 10, 20, 50}
 	r := &harness.Result{}
 	for _, w := range walls {
@@ -39,6 +40,7 @@ func TestDescribeRunsLeavesOutFailedRuns(t *testing.T) {
 // TestMedianChange: head/base − 1 of the medians, and no change without
 // runs on both sides or with a zero base.
 func TestMedianChange(t *testing.T) {
+	t.Parallel()
 	base := stats.Describe([]float64{4, 5, 6})
 	head := stats.Describe([]float64{5, 6, 7})
 	if d, ok := MedianChange(base, head); !ok || !near(d, 6.0/5-1) {
@@ -58,6 +60,7 @@ func TestMedianChange(t *testing.T) {
 // TestCounterMedians: each counter's median over the successful runs that
 // report it, and the counters that are non-zero somewhere.
 func TestCounterMedians(t *testing.T) {
+	t.Parallel()
 	r := &harness.Result{Runs: []harness.Run{
 		{Stats: map[string]int64{"pools": 3, "orphans": 0, "slow": 0}},
 		{Stats: map[string]int64{"pools": 5, "orphans": 0}},
@@ -85,6 +88,7 @@ func TestCounterMedians(t *testing.T) {
 // TestRatioInverse: inverting a/b gives b/a with the σ stats.Relative
 // gives b/a, and the inverse of the inverse is the ratio.
 func TestRatioInverse(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		a := rapid.Float64Range(1e-3, 1e3).Draw(t, "a")
 		b := rapid.Float64Range(1e-3, 1e3).Draw(t, "b")

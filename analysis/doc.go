@@ -64,9 +64,10 @@
 // round's two runs. Why: where most of a run's noise is the machine's
 // phase, which the two runs of a round share, pairing removes it where the
 // two-sample method must average it away, and the interval narrows by as
-// much as the pairs' log ratios vary less than the runs (results/noise.md
-// measures both on the project's machine, results/gate-check.md the error
-// rates). A run that failed on either side drops its pair.
+// much as the pairs' log ratios vary less than the runs (`make gate-check`
+// measures the gate's error rates on real sessions, `make gate-replay` on
+// sessions resampled from recorded ones, TestPairedFalseAlarmRate on
+// simulated ones). A run that failed on either side drops its pair.
 //
 // # Across function layouts (CompareLayouts)
 //
@@ -117,9 +118,17 @@
 // comment names what it assumes: relative.go (ratios of means), rows.go
 // (which results and runs a row compares), hodgeslehmann.go with shift.go
 // and paired.go (the default rank method), benchstat.go (benchstat's
-// medians and U test), holm.go (the correction across rows), gate.go (the
-// three outcomes), ruledout.go (what each row's interval rules out),
-// needed.go (the runs an inconclusive row still needs), describe.go (the
-// descriptive figures of a result's runs) and compare.go (the entry
-// points that put them together).
+// medians and U test), layouts.go (the combination across function
+// layouts), holm.go (the correction across rows), gate.go (the three
+// outcomes), ruledout.go (what each row's interval rules out), needed.go
+// (the runs an inconclusive row still needs), sequential.go (the looks of
+// an A/B session and a bisection's alpha per step), describe.go (the
+// descriptive figures of a result's runs), and, for the gate's measured
+// error rates (cmd/gatecheck), wilson.go (the interval of a measured
+// proportion), bootstrap.go (block resampling of paired runs),
+// autocorrelation.go (the dependence between neighbouring pairs) and
+// spread.go (how far estimates spread beyond their standard errors).
+// compare.go puts a comparison together, from options.go (what it is
+// asked for) to comparison.go (what it returns); alpha.go and threshold.go
+// parse and check the error rate and the gate.
 package analysis

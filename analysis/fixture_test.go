@@ -3,6 +3,8 @@ package analysis
 import (
 	"encoding/json"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rootbench/rootbench/harness"
@@ -32,4 +34,9 @@ func writeJSON(t testing.TB, path string, f *harness.File) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// lacking is those of wants that text does not contain.
+func lacking(text string, wants ...string) []string {
+	return slices.DeleteFunc(wants, func(w string) bool { return strings.Contains(text, w) })
 }

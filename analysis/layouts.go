@@ -7,11 +7,11 @@ package analysis
 // Why: where the linker puts a binary's functions moves its speed by a few
 // percent, and a change moves every function after the code it touches. So
 // one session of two builds compares two layouts as much as two versions of
-// the code: results/ab-layouts.md has a change that computes nothing new
-// read +13.7% (p = 1e-19) in one layout and -4% in another. A session's
-// interval is right about its two binaries; more runs shrink it towards
-// their difference, layout included. Only more layouts average the layout
-// out, as Stabilizer does by re-randomizing the layout of one binary
+// the code: a change that computes nothing new can read as a significant
+// slowdown in one layout and a speed-up in another. A session's interval
+// is right about its two binaries; more runs shrink it towards their
+// difference, layout included. Only more layouts average the layout out,
+// as Stabilizer does by re-randomizing the layout of one binary
 // (Curtsinger and Berger, ASPLOS 2013).
 //
 // The method, and what it assumes:
@@ -36,9 +36,9 @@ package analysis
 //     sessions' own sequential looks decide only when each session stops;
 //     the combined test is made once, after the last.
 //
-// Its false-alarm and detection rates are measured in
-// results/ab-layouts.md (the command is there), and TestLayoutShiftCalibrated
-// checks the rate on simulated layouts.
+// TestLayoutShiftCalibrated measures its false-alarm rate and its power on
+// simulated layouts; `make perf-check` applies it to the real layouts its
+// LAYOUTS names.
 
 import (
 	"fmt"

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLayoutShiftIsStudentsT(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	s := newLayoutShift([]float64{0.01, 0.03, 0.02}, []float64{nan, nan, nan})
 	// mean 0.02, sample sd 0.01, se 0.01/sqrt(3); t(2) 97.5% = 4.302652729749464.
@@ -30,6 +31,7 @@ func TestLayoutShiftIsStudentsT(t *testing.T) {
 // The interval excludes zero exactly when the p-value is at most the level,
 // so a row's verdict and its interval always agree.
 func TestLayoutShiftIntervalMatchesTest(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 2000 {
 		k := 2 + rng.IntN(8)
@@ -52,6 +54,7 @@ func TestLayoutShiftIntervalMatchesTest(t *testing.T) {
 // Layouts that agree by chance do not narrow the interval below what the
 // sessions' own noise allows.
 func TestLayoutShiftFloor(t *testing.T) {
+	t.Parallel()
 	s := newLayoutShift([]float64{0.030, 0.031, 0.030}, []float64{0.02 * 0.02, 0.02 * 0.02, math.NaN()})
 	if want := 0.02 / math.Sqrt(3); math.Abs(s.se-want) > 1e-12 {
 		t.Errorf("se = %v, want the sessions' %v", s.se, want)
@@ -89,6 +92,8 @@ func layoutSessions(rng *rand.Rand, k, runs int, change, tau, noise float64) []L
 // change, a layout spread three times the runs' noise) and finds a planted
 // slowdown of three times the spread.
 func TestLayoutShiftCalibrated(t *testing.T) {
+	t.Parallel()
+	skipCalibrationInShort(t, "1500 simulated sets of layouts")
 	rng := rand.New(rand.NewPCG(1, 2))
 	const trials = 1500
 	var alarms, passes, found int
@@ -122,6 +127,7 @@ func TestLayoutShiftCalibrated(t *testing.T) {
 }
 
 func TestCompareLayoutsRows(t *testing.T) {
+	t.Parallel()
 	same := noisy(3, 8, 1, 0.01)
 	mk := func(layout string, head []float64) LayoutSession {
 		return LayoutSession{Layout: layout,

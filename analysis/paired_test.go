@@ -14,6 +14,7 @@ import (
 // TestSignedRankExactMatchesEnumeration checks the exact null distribution
 // against all 2^n sign patterns of the ranks 1..n.
 func TestSignedRankExactMatchesEnumeration(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 12; n++ {
 		total := n * (n + 1) / 2
 		counts := make([]float64, total+1)
@@ -44,6 +45,7 @@ func TestSignedRankExactMatchesEnumeration(t *testing.T) {
 // TestSignedRankNormalNearExact: at the exact table's limit the normal
 // approximation agrees with it to within 0.002 across the lower tail.
 func TestSignedRankNormalNearExact(t *testing.T) {
+	t.Parallel()
 	n := signedRankExactLimit
 	exact, approx := signedRankExact(n), signedRankNormal(n, nil)
 	mean := n * (n + 1) / 4
@@ -58,6 +60,7 @@ func TestSignedRankNormalNearExact(t *testing.T) {
 // example (Hollander & Wolfe, depression scale): V = 40, one-sided p =
 // 0.01953, so the two-sided p is 20/512.
 func TestPairedTextbookExample(t *testing.T) {
+	t.Parallel()
 	x := []float64{1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30}
 	y := []float64{0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29}
 	s := newPairedShift(y, x) // head − base = x − y
@@ -87,6 +90,7 @@ func pairedFixture(drift, base, head []float64) (*harness.File, *harness.File) {
 // two-sample comparison, while the paired one finds it, with an interval
 // that covers it.
 func TestPairedCancelsCommonDrift(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	const n = 30
 	drift := lognormal(rng, n, 1, 0.3)
@@ -113,6 +117,8 @@ func TestPairedCancelsCommonDrift(t *testing.T) {
 // tables with drift shared within rounds: with Holm, a table of 4 rows
 // alarms in at most alpha of the trials (plus sampling slack).
 func TestPairedFalseAlarmRate(t *testing.T) {
+	t.Parallel()
+	skipCalibrationInShort(t, "a thousand simulated tables")
 	const trials, rows, n = 1000, 4, 12
 	rng := rand.New(rand.NewPCG(15, 3))
 	alarms := 0
@@ -144,6 +150,7 @@ func TestPairedFalseAlarmRate(t *testing.T) {
 // TestPairedSkipsFailedRuns: a run that failed on either side drops its
 // pair, and the other pairs stay aligned by index.
 func TestPairedSkipsFailedRuns(t *testing.T) {
+	t.Parallel()
 	b := &harness.Result{Runs: []harness.Run{{WallNs: 1e9, Cells: 10}, {Failed: true}, {WallNs: 3e9, Cells: 10}, {WallNs: 4e9, Cells: 10}}}
 	h := &harness.Result{Runs: []harness.Run{{WallNs: 2e9, Cells: 20}, {WallNs: 5e9, Cells: 20}, {WallNs: 6e9, Cells: 20}}}
 	xs, ys := pairedSamples(b, h, false)
@@ -159,6 +166,7 @@ func TestPairedSkipsFailedRuns(t *testing.T) {
 // TestPairedByNumber: runs carrying Pair numbers pair by number, whatever
 // their positions (a failed warm-up recorded on one side shifts them).
 func TestPairedByNumber(t *testing.T) {
+	t.Parallel()
 	b := &harness.Result{Runs: []harness.Run{{Failed: true}, {WallNs: 1e9, Pair: 1}, {WallNs: 3e9, Pair: 2}}}
 	h := &harness.Result{Runs: []harness.Run{{WallNs: 2e9, Pair: 1}, {WallNs: 6e9, Pair: 2}, {WallNs: 9e9, Pair: 3}}}
 	if xs, ys := pairedSamples(b, h, false); fmt.Sprint(xs, ys) != "[1 3] [2 6]" {
@@ -168,6 +176,7 @@ func TestPairedByNumber(t *testing.T) {
 
 // TestPairedNeedsHL: a paired benchstat comparison is refused.
 func TestPairedNeedsHL(t *testing.T) {
+	t.Parallel()
 	f := fixture(spec{Label: "c", Samples: []float64{1, 2, 3}})
 	_, err := CompareFiles(f, f, Options{Method: MethodBenchstat, Paired: true})
 	if err == nil || !strings.Contains(err.Error(), "paired") {
@@ -179,6 +188,7 @@ func TestPairedNeedsHL(t *testing.T) {
 // pair to pair, the sides' medians can say something the pairs rule out;
 // the row then carries a warning. A steady machine gives none.
 func TestMediansOutsidePairsWarns(t *testing.T) {
+	t.Parallel()
 	jitter := func(xs []float64) []float64 {
 		for i := range xs {
 			xs[i] *= 1 + 0.001*float64(i)

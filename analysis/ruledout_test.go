@@ -43,6 +43,7 @@ func ruledOutAgrees(r Row, threshold float64) string {
 // verdict and interval disagree (its claim follows the interval) and an
 // interval bounded on one side only.
 func TestRuleOutClaims(t *testing.T) {
+	t.Parallel()
 	inf := math.Inf(1)
 	for _, tc := range []struct {
 		name  string
@@ -83,6 +84,7 @@ func TestRuleOutClaims(t *testing.T) {
 // TestComparisonFillsRuledOut: CompareFiles fills every row's RuledOut,
 // for both methods, with what RuleOut says of the final row.
 func TestComparisonFillsRuledOut(t *testing.T) {
+	t.Parallel()
 	b := noisy(1, 10, 1, 0.02)
 	for _, m := range []Method{MethodHL, MethodBenchstat} {
 		c := mustFiles(t, fixture(spec{Label: "same", Samples: b}, spec{Label: "slow", Samples: b}, spec{Label: "few", Samples: b[:3]}),

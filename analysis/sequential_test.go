@@ -10,6 +10,7 @@ import (
 )
 
 func TestPlanLooks(t *testing.T) {
+	t.Parallel()
 	s := &Sequential{AutoLooks: 3, MinLook: 6}
 	if got := s.PlanLooks(25); !slices.Equal(got, []int{6, 12, 24}) {
 		t.Errorf("PlanLooks(25) = %v", got)
@@ -46,6 +47,7 @@ func abFile(looksOf int, base, head []spec) *harness.ABFile {
 }
 
 func TestVerdictMapsOutcomes(t *testing.T) {
+	t.Parallel()
 	same := noisy(1, 20, 1, 0.01)
 	slow := scaled(same, 1.3)
 	rule := &Sequential{Alpha: 0.05, Threshold: 0.05}
@@ -80,6 +82,7 @@ func TestVerdictMapsOutcomes(t *testing.T) {
 // TestVerdictTestsAtAlphaPerLook: the final verdict is tested at the
 // session's alpha over its looks, as each look was.
 func TestVerdictTestsAtAlphaPerLook(t *testing.T) {
+	t.Parallel()
 	same := noisy(2, 20, 1, 0.01)
 	rule := &Sequential{Alpha: 0.06, Threshold: 0.05}
 	v := rule.Verdict(abFile(3, []spec{{Label: "a", Samples: same}}, []spec{{Label: "a", Samples: same}}), false)

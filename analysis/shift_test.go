@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -47,6 +48,7 @@ func bruteCDF(m, n int) []float64 {
 }
 
 func TestExactCDFMatchesEnumeration(t *testing.T) {
+	t.Parallel()
 	for m := 1; m <= 6; m++ {
 		for n := 1; n <= 6; n++ {
 			want := bruteCDF(m, n)
@@ -68,6 +70,7 @@ func TestExactCDFMatchesEnumeration(t *testing.T) {
 }
 
 func TestNormalApproximationNearExact(t *testing.T) {
+	t.Parallel()
 	exact, normal := exactCDF(40, 40), normalCDF(40, 40, nil)
 	for _, c := range []int{500, 600, 700, 800} {
 		if d := math.Abs(exact(c) - normal(c)); d > 0.005 {
@@ -88,6 +91,24 @@ func drawSample(t *rapid.T, n int, scale float64, name string) []float64 {
 	return out
 }
 
+// drawRows draws rows rows r0, r1, ...: a base sample of a size drawn from
+// baseN and a head sample of a size drawn from headN (nil: the base's
+// size), scaled by a factor drawn from shift.
+func drawRows(t *rapid.T, rows int, baseN, headN *rapid.Generator[int], shift *rapid.Generator[float64]) (bs, hs []spec) {
+	for i := range rows {
+		nb := baseN.Draw(t, "n1")
+		nh := nb
+		if headN != nil {
+			nh = headN.Draw(t, "n2")
+		}
+		k := shift.Draw(t, "shift")
+		label := fmt.Sprintf("r%d", i)
+		bs = append(bs, spec{Label: label, Samples: drawSample(t, nb, 1, "base")})
+		hs = append(hs, spec{Label: label, Samples: drawSample(t, nh, k, "head")})
+	}
+	return bs, hs
+}
+
 // TestVerdictNeverContradictsInterval is the promise of the default
 // method: on random samples (ties, tiny and unequal sizes, many rows, any
 // alpha, with and without Holm, paired or not), a row is significant exactly when its
@@ -95,17 +116,10 @@ func drawSample(t *rapid.T, n int, scale float64, name string) []float64 {
 // alpha; the estimate lies inside its interval; and the gate's outcome
 // follows its definition.
 func TestVerdictNeverContradictsInterval(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(1, 6).Draw(t, "rows")
-		var bs, hs []spec
-		for i := range rows {
-			n1 := rapid.IntRange(1, 60).Draw(t, "n1")
-			n2 := rapid.IntRange(1, 60).Draw(t, "n2")
-			shift := rapid.Float64Range(0.8, 1.25).Draw(t, "shift")
-			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{Label: label, Samples: drawSample(t, n1, 1, "base")})
-			hs = append(hs, spec{Label: label, Samples: drawSample(t, n2, shift, "head")})
-		}
+		bs, hs := drawRows(t, rows, rapid.IntRange(1, 60), rapid.IntRange(1, 60), rapid.Float64Range(0.8, 1.25))
 		o := Options{
 			Alpha:      rapid.SampledFrom([]float64{0.001, 0.01, 0.05, 0.1, 0.3}).Draw(t, "alpha"),
 			Correction: rapid.SampledFrom([]Correction{CorrectionHolm, CorrectionNone}).Draw(t, "correction"),
@@ -161,16 +175,10 @@ func TestVerdictNeverContradictsInterval(t *testing.T) {
 // significant when it is not significant uncorrected, and its interval is
 // at least as wide.
 func TestHolmIsNoLooserThanPerRow(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.IntRange(2, 5).Draw(t, "rows")
-		var bs, hs []spec
-		for i := range rows {
-			n := rapid.IntRange(4, 20).Draw(t, "n")
-			shift := rapid.Float64Range(0.9, 1.1).Draw(t, "shift")
-			label := fmt.Sprintf("r%d", i)
-			bs = append(bs, spec{Label: label, Samples: drawSample(t, n, 1, "base")})
-			hs = append(hs, spec{Label: label, Samples: drawSample(t, n, shift, "head")})
-		}
+		bs, hs := drawRows(t, rows, rapid.IntRange(4, 20), nil, rapid.Float64Range(0.9, 1.1))
 		holm, err := CompareFiles(fixture(bs...), fixture(hs...), Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -196,6 +204,7 @@ func TestHolmIsNoLooserThanPerRow(t *testing.T) {
 // cannot fail it), and a head slower than every base run by far beyond the
 // threshold always regresses once each side has 4 runs.
 func TestGateProperties(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 20).Draw(t, "n")
 		xs := rapid.SliceOfN(rapid.Float64Range(0.5, 2), n, n).Draw(t, "samples")
@@ -212,7 +221,7 @@ func TestGateProperties(t *testing.T) {
 		if row := compare(k); row.Gate == Regression {
 			t.Fatalf("scale %v < 1+%v failed the gate: estimate %v interval [%v, %v]", k, th, row.Delta, row.DeltaLo, row.DeltaHi)
 		}
-		lo, hi := minMax(xs)
+		lo, hi := slices.Min(xs), slices.Max(xs)
 		if n < 4 {
 			return
 		}
@@ -224,15 +233,8 @@ func TestGateProperties(t *testing.T) {
 	})
 }
 
-func minMax(xs []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
-}
-
 func TestMinRunsFor(t *testing.T) {
+	t.Parallel()
 	// Two samples, exact: 2/C(2n, n) <= alpha/mult; n=4: 2/70 = 0.029.
 	// Pairs: 2·2^-n <= alpha/mult; n=6: 0.03125 <= 0.05, n=5: 0.0625.
 	for _, c := range []struct {

@@ -84,7 +84,7 @@ func (r *replayer) draw(t *template, k int) ([][]runPair, error) {
 			}
 			block = 1
 		}
-		idx, err := drawIndexes(rng, len(src), b.pairsAt(t.rounds), block)
+		idx, err := analysis.BlockBootstrapIndexes(rng, len(src), b.pairsAt(t.rounds), block)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", t.name, b.label, err)
 		}

@@ -1,43 +1,15 @@
 package main
 
+// What both reports share: a measured rate with its Wilson interval, and
+// the replay's section of the live report (gatecheck -replay writes it, the
+// live check keeps it).
+
 import (
-	"encoding/json"
 	"fmt"
-	"math"
-	"os"
 	"strings"
-	"time"
 
-	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/harness/stats"
+	"github.com/rootbench/rootbench/analysis"
 )
-
-// Report is what gatecheck writes to OUT.json; OUT.md says the same for
-// people.
-type Report struct {
-	Command    string          `json:"command"`
-	Rootbench  harness.Tool    `json:"rootbench"`
-	Machine    harness.Machine `json:"machine"`
-	Cells      string          `json:"cells"`
-	Slow       string          `json:"slow"`     // the cell slowed in planted trials
-	ABFlags    []string        `json:"ab_flags"` // beyond the defaults
-	StartedAt  time.Time       `json:"started_at"`
-	FinishedAt time.Time       `json:"finished_at"`
-	Rates      []Rate          `json:"rates"`
-	Trials     []Trial         `json:"trials"`
-}
-
-// Trial is one ab session.
-type Trial struct {
-	Kind       string            `json:"kind"`              // "A/A" or "planted 5%"
-	Planted    string            `json:"planted,omitempty"` // percent, "" for A/A
-	ExitCode   int               `json:"exit_code"`
-	Outcome    string            `json:"outcome"` // the table's: pass, regression, inconclusive
-	Stopped    string            `json:"stopped"` // why sampling ended
-	Runs       int               `json:"runs"`    // per side at the last look
-	DurationNs int64             `json:"duration_ns"`
-	Rows       map[string]string `json:"rows"` // label -> pass, regression, inconclusive
-}
 
 // Rate is one measured proportion with its 95% Wilson interval.
 type Rate struct {
@@ -50,120 +22,43 @@ type Rate struct {
 	Notes string  `json:"notes,omitempty"`
 }
 
-// wilson is the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959963984540054
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	den := 1 + z*z/nf
-	mid := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return math.Max(0, mid-half), math.Min(1, mid+half)
-}
-
 func newRate(name string, hits, of int, notes string) Rate {
 	r := Rate{Name: name, Hits: hits, Of: of, Notes: notes}
 	if of > 0 {
 		r.Rate = float64(hits) / float64(of)
 	}
-	r.Lo, r.Hi = wilson(hits, of)
+	r.Lo, r.Hi = analysis.WilsonInterval(hits, of)
 	return r
 }
 
-// tally computes the rates: per kind, the rows reported as regressions
-// (false alarms in A/A trials and on the cells not slowed; detections on
-// the slowed cell), and the rows left inconclusive.
-func (rep *Report) tally(ks []kind) {
-	rep.Rates = nil
-	for _, k := range ks {
-		var alarms, rows, hits, planted, undecided, total int
-		var dur []float64
-		for _, t := range rep.Trials {
-			if t.Kind != k.name {
-				continue
-			}
-			dur = append(dur, float64(t.DurationNs)/1e9)
-			for label, out := range t.Rows {
-				total++
-				if out == "inconclusive" {
-					undecided++
-				}
-				slowed := k.pct != "" && strings.Fields(label)[0] == rep.Slow
-				switch {
-				case slowed:
-					planted++
-					if out == "regression" {
-						hits++
-					}
-				default:
-					rows++
-					if out == "regression" {
-						alarms++
-					}
-				}
-			}
-		}
-		note := fmt.Sprintf("%d trial(s), median %s each", len(dur), harness.FormatDuration(time.Duration(stats.Median(dur)*1e9)))
-		if k.pct == "" {
-			rep.Rates = append(rep.Rates, newRate("A/A: false alarms (rows reported as regressions)", alarms, rows, note))
-		} else {
-			rep.Rates = append(rep.Rates,
-				newRate(fmt.Sprintf("%s on %s: detected (rows reported as regressions)", k.name, rep.Slow), hits, planted, note),
-				newRate(fmt.Sprintf("%s: false alarms on the other cells", k.name), alarms, rows, ""))
-		}
-		rep.Rates = append(rep.Rates, newRate(k.name+": rows left inconclusive", undecided, total, ""))
-	}
+// heading starts a report in Markdown: its title, the paragraph that says
+// how it is made, and the command that made it.
+func heading(b *strings.Builder, title, how, command string) {
+	fmt.Fprintf(b, "# %s\n\n%s\n\n- command: `%s`\n", title, how, command)
 }
 
-// write writes OUT.json and OUT.md, keeping the replay's section of an
-// OUT.md already there (gatecheck -replay writes it).
-func (rep *Report) write(out string) error {
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode the report: %w", err)
+// Markers of the replay's section in the live report.
+const (
+	replayBegin = "<!-- gatecheck -replay: begin -->"
+	replayEnd   = "<!-- gatecheck -replay: end -->"
+)
+
+// withSection replaces the replay's section of a live report, or appends
+// it.
+func withSection(doc, section string) string {
+	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
+	if i >= 0 && j > i {
+		return doc[:i] + section + doc[j+len(replayEnd):]
 	}
-	if err := os.WriteFile(out+".json", append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write the report: %w", err)
-	}
-	md := rep.markdown()
-	if old, err := os.ReadFile(out + ".md"); err == nil {
-		if sec := sectionOf(string(old)); sec != "" {
-			md = withSection(md, sec)
-		}
-	}
-	if err := os.WriteFile(out+".md", []byte(md), 0o644); err != nil {
-		return fmt.Errorf("write the report: %w", err)
-	}
-	return nil
+	return strings.TrimRight(doc, "\n") + "\n\n" + section + "\n"
 }
 
-// markdown renders the report for results/.
-func (rep *Report) markdown() string {
-	var b strings.Builder
-	b.WriteString("# The gate's measured error rates\n\n")
-	b.WriteString("Generated by `make gate-check`; do not edit. Each trial is one `rootbench ab` session at its\n")
-	b.WriteString("default budget and gate (unless flags below say otherwise), the same binary on both sides;\n")
-	fmt.Fprintf(&b, "planted trials slow `%s` on the head side only (`ROOTBENCH_SLOW`, a `-tags rootbench_faulty` build).\n\n", rep.Slow)
-	fmt.Fprintf(&b, "- command: `%s`\n", rep.Command)
-	rev := rep.Rootbench.Revision
-	if rev == "" {
-		rev = rep.Rootbench.Version
+// sectionOf returns the replay's section of a live report, "" when it has
+// none.
+func sectionOf(doc string) string {
+	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
+	if i >= 0 && j > i {
+		return doc[i : j+len(replayEnd)]
 	}
-	if rep.Rootbench.Modified {
-		rev += " (modified tree)"
-	}
-	fmt.Fprintf(&b, "- rootbench: %s, %s\n", rev, rep.Rootbench.GoVersion)
-	fmt.Fprintf(&b, "- cells: `%s`; extra ab flags: `%s`\n", rep.Cells, strings.Join(rep.ABFlags, " "))
-	m := rep.Machine
-	fmt.Fprintf(&b, "- machine: %s, %d CPUs, load average at start %v\n", m.CPUModel, m.LogicalCPUs, m.LoadAvg)
-	fmt.Fprintf(&b, "- %s to %s (%s)\n\n", rep.StartedAt.Format(time.RFC3339), rep.FinishedAt.Format(time.RFC3339),
-		rep.FinishedAt.Sub(rep.StartedAt).Round(time.Second))
-	b.WriteString("| measured | count | rate | 95% interval (Wilson) | notes |\n|---|---:|---:|---|---|\n")
-	for _, r := range rep.Rates {
-		fmt.Fprintf(&b, "| %s | %d of %d | %.1f%% | %.1f%% – %.1f%% | %s |\n", r.Name, r.Hits, r.Of, 100*r.Rate, 100*r.Lo, 100*r.Hi, r.Notes)
-	}
-	return b.String()
+	return ""
 }

@@ -1,38 +1,27 @@
 package main
 
 import (
-	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-
-	"pgregory.net/rapid"
 )
 
-func TestWilson(t *testing.T) {
-	// Known values: 0 of 100 -> [0, 3.70%]; 50 of 100 -> [40.4%, 59.6%].
-	for _, c := range []struct {
-		k, n   int
-		lo, hi float64
-	}{{0, 100, 0, 0.0370}, {50, 100, 0.4038, 0.5962}, {100, 100, 0.9630, 1}} {
-		lo, hi := wilson(c.k, c.n)
-		if math.Abs(lo-c.lo) > 5e-4 || math.Abs(hi-c.hi) > 5e-4 {
-			t.Errorf("wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, lo, hi, c.lo, c.hi)
-		}
+func TestWithSection(t *testing.T) {
+	t.Parallel()
+	doc := withSection("# x\n", replayBegin+"\none\n"+replayEnd)
+	if sectionOf(doc) != replayBegin+"\none\n"+replayEnd {
+		t.Fatalf("appended: %q", doc)
 	}
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 10_000).Draw(t, "n")
-		k := rapid.IntRange(0, n).Draw(t, "k")
-		lo, hi := wilson(k, n)
-		p := float64(k) / float64(n)
-		if !(0 <= lo && lo <= p+1e-12 && p-1e-12 <= hi && hi <= 1) {
-			t.Fatalf("wilson(%d, %d) = [%v, %v] does not hold %v within [0, 1]", k, n, lo, hi, p)
-		}
-	})
+	doc = withSection(doc+"\ntail\n", replayBegin+"\ntwo\n"+replayEnd)
+	if strings.Contains(doc, "one") || !strings.Contains(doc, "two") || !strings.HasSuffix(doc, "tail\n") {
+		t.Errorf("replaced: %q", doc)
+	}
 }
 
 func TestTally(t *testing.T) {
+	t.Parallel()
 	rep := &Report{Slow: "boxroot", Trials: []Trial{
 		{Kind: "A/A", Rows: map[string]string{"ocaml": "pass", "boxroot": "regression"}, DurationNs: 1e9},
 		{Kind: "A/A", Rows: map[string]string{"ocaml": "inconclusive", "boxroot": "pass"}, DurationNs: 3e9},
@@ -52,7 +41,7 @@ func TestTally(t *testing.T) {
 	}
 	for _, r := range rep.Rates {
 		w, ok := want[r.Name]
-		if !ok || r.Hits != w[0] || r.Of != w[1] || math.Abs(r.Rate-float64(w[0])/float64(w[1])) > 1e-12 {
+		if !ok || r.Hits != w[0] || r.Of != w[1] || r.Rate != float64(w[0])/float64(w[1]) {
 			t.Errorf("rate %+v, want %v", r, w)
 		}
 	}
@@ -75,26 +64,46 @@ func TestTally(t *testing.T) {
 	}
 }
 
-func TestParseFlags(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "rootbench")
-	if err := os.WriteFile(bin, nil, 0o755); err != nil {
-		t.Fatal(err)
+func TestTargets(t *testing.T) {
+	t.Parallel()
+	rep := &ReplayReport{Slow: "boxroot", Rates: []Rate{
+		newRate("A/A: false alarms per row (rows reported as regressions)", 40, 8000, ""),
+		newRate("A/A: rows left inconclusive", 4000, 8000, ""),
+		newRate("planted 10% on boxroot: passed (slowdown ruled out beyond the gate)", 0, 1000, ""),
+		newRate("planted 10% on boxroot: detected (reported as a regression)", 500, 1000, ""),
+	}, Variants: []VariantReport{
+		{Name: "budget 12m0s, every cell", Rates: []Rate{
+			newRate("A/A: false alarms per row (rows reported as regressions)", 10, 4000, ""),
+			newRate("planted 10% on boxroot: detected (reported as a regression)", 970, 1000, "")}},
+		{Name: "budget 6m0s, every cell", Rates: []Rate{
+			newRate("A/A: false alarms per row (rows reported as regressions)", 100, 4000, ""),
+			newRate("planted 10% on boxroot: detected (reported as a regression)", 990, 1000, "")}},
+	}}
+	got := rep.targets()
+	if missing := slices.DeleteFunc([]string{
+		"A/A false alarms at most 1% of rows, upper bound at most 1.5%: 0.50% (",
+		"): met.",
+		"Planted 10% on boxroot detected at least 95%: 50.00% (",
+		"): **not met**.",
+		"A/A rows left inconclusive: 50.00%",
+		"meet both: budget 12m0s, every cell (",
+	}, func(want string) bool { return strings.Contains(got, want) }); len(missing) > 0 {
+		t.Errorf("targets lack %q:\n%s", missing, got)
 	}
-	c, _, err := parseFlags([]string{"-rootbench", bin, "-aa", "3", "-pcts", "5%,10", "--", "--max-time", "30s"})
-	if err != nil {
-		t.Fatal(err)
+	if strings.Contains(got, "6m0s") {
+		t.Errorf("a variant with 2.5%% false alarms is said to meet the targets:\n%s", got)
 	}
-	if len(c.pcts) != 2 || c.pcts[0] != "5" || len(c.abFlags) != 2 || len(c.kinds()) != 3 {
-		t.Errorf("config %+v", c)
-	}
-	for _, bad := range [][]string{
-		{"-rootbench", bin, "-pcts", "x"},
-		{"-rootbench", bin, "-aa", "0", "-planted", "0"},
-		{"-rootbench", bin, "-slow", "nosuch"},
-		{"-rootbench", filepath.Join(t.TempDir(), "missing")},
+}
+
+func TestShortCommand(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"gatecheck -replay r/s/aa-1.json.gz r/s/aa-2.json.gz r/s/aa-3.json.gz", "gatecheck -replay r/s/aa-*.json.gz (3 files)"},
+		{"gatecheck -replay a.json b.json", "gatecheck -replay a.json b.json"},
+		{"gatecheck -replay x/a.json y/b.json z/c.json", "gatecheck -replay x/a.json y/b.json z/c.json"},
 	} {
-		if _, _, err := parseFlags(bad); err == nil {
-			t.Errorf("%v accepted", bad)
+		if got := shortCommand(c.in); got != c.want {
+			t.Errorf("shortCommand(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

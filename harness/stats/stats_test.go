@@ -12,6 +12,7 @@ func near(a, b float64) bool {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	// By hand: mean 20/5 = 4; squared deviations 9+4+1+0+36 = 50; sample
 	// variance 50/4 = 12.5; stddev sqrt(12.5); median 3; CV sqrt(12.5)/4.
 	xs := []float64{3, 1, 10, 2, 4}
@@ -28,6 +29,7 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestDescribeSmall(t *testing.T) {
+	t.Parallel()
 	if s := Describe(nil); s != (Summary{}) {
 		t.Errorf("Describe(nil) = %+v, want the zero Summary", s)
 	}
@@ -38,6 +40,7 @@ func TestDescribeSmall(t *testing.T) {
 }
 
 func TestMedian(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		xs   []float64
 		want float64
@@ -55,6 +58,7 @@ func TestMedian(t *testing.T) {
 }
 
 func TestModifiedZScores(t *testing.T) {
+	t.Parallel()
 	// median 3; absolute deviations 2,1,0,1,7 -> MAD 1; z = x-3.
 	z := ModifiedZScores([]float64{1, 2, 3, 4, 10})
 	want := []float64{-2, -1, 0, 1, 7}
@@ -74,6 +78,7 @@ func TestModifiedZScores(t *testing.T) {
 }
 
 func TestOutliers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		xs    []float64
@@ -121,6 +126,7 @@ func TestOutliers(t *testing.T) {
 }
 
 func TestRelative(t *testing.T) {
+	t.Parallel()
 	// r = 2/1 = 2; σr = 2·sqrt((0.2/2)² + (0.05/1)²) = 2·sqrt(0.0125).
 	r, sd, ok := Relative(2, 0.2, 1, 0.05)
 	if !ok || !near(r, 2) || !near(sd, 2*math.Sqrt(0.0125)) || !near(sd, 0.22360679774997896) {
@@ -140,6 +146,7 @@ func TestRelative(t *testing.T) {
 }
 
 func TestMedianCIWarnings(t *testing.T) {
+	t.Parallel()
 	// benchmath: a 95% interval on the median needs at least 6 samples.
 	for n := 1; n <= 8; n++ {
 		xs := make([]float64, n)

@@ -1,19 +1,21 @@
-package main
+package analysis
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"pgregory.net/rapid"
 )
 
-func TestDrawIndexesProperties(t *testing.T) {
+func TestBlockBootstrapIndexesProperties(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		m := rapid.IntRange(1, 60).Draw(t, "m")
 		n := rapid.IntRange(0, 300).Draw(t, "n")
 		block := rapid.SampledFrom([]int{1, 2, 4, 6, 8}).Draw(t, "block")
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
-		idx, err := drawIndexes(rng, m, n, block)
+		idx, err := BlockBootstrapIndexes(rng, m, n, block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,11 +40,12 @@ func TestDrawIndexesProperties(t *testing.T) {
 
 // Every recorded pair the resampler can draw is drawn about equally often:
 // 1/m of the draws (single draws), 1/even (circular blocks).
-func TestDrawIndexesUniform(t *testing.T) {
+func TestBlockBootstrapIndexesUniform(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, c := range []struct{ m, block, reach int }{{10, 1, 10}, {11, 1, 11}, {10, 4, 10}, {11, 4, 10}, {12, 6, 12}} {
 		const n = 60_000
-		idx, err := drawIndexes(rng, c.m, n, c.block)
+		idx, err := BlockBootstrapIndexes(rng, c.m, n, c.block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,14 +68,15 @@ func TestDrawIndexesUniform(t *testing.T) {
 	}
 }
 
-func TestDrawIndexesRefuses(t *testing.T) {
+func TestBlockBootstrapIndexesRefuses(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, c := range []struct{ m, n, block int }{{0, 4, 2}, {4, -1, 2}, {4, 4, 3}, {4, 4, 0}} {
-		if _, err := drawIndexes(rng, c.m, c.n, c.block); err == nil {
-			t.Errorf("drawIndexes(m %d, n %d, block %d) accepted", c.m, c.n, c.block)
+		if _, err := BlockBootstrapIndexes(rng, c.m, c.n, c.block); err == nil {
+			t.Errorf("BlockBootstrapIndexes(m %d, n %d, block %d) accepted", c.m, c.n, c.block)
 		}
 	}
-	idx, err := drawIndexes(rng, 1, 5, 4)
+	idx, err := BlockBootstrapIndexes(rng, 1, 5, 4)
 	if err != nil || len(idx) != 5 {
 		t.Fatalf("one recorded pair: %v, %v", idx, err)
 	}
@@ -83,11 +87,32 @@ func TestDrawIndexesRefuses(t *testing.T) {
 	}
 }
 
-// The default number of synthetic sessions bounds a 1% rate (per session,
-// and so per row too) at 1.5% (the 95% Wilson upper bound).
-func TestDefaultSessionsBoundOnePercent(t *testing.T) {
-	n := defaultReplaySessions
-	if _, hi := wilson(n/100, n); hi > 0.015 {
-		t.Errorf("%d sessions: 1%% has the upper bound %.4f, want at most 0.015", n, hi)
+// The median's bootstrap error of independent normal values is close to
+// the asymptotic sqrt(π/2)·σ/sqrt(n); it is 0 for constant values, fewer
+// than two values or a block that is not 1 or even.
+func TestMedianBootstrapError(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 5))
+	const n, sigma = 400, 0.02
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = sigma * rng.NormFloat64()
+	}
+	want := math.Sqrt(math.Pi/2) * sigma / math.Sqrt(n)
+	for _, block := range []int{1, 4} {
+		if got := MedianBootstrapError(d, block); got < 0.7*want || got > 1.3*want {
+			t.Errorf("block %d: %v, want about %v", block, got, want)
+		}
+	}
+	if got := MedianBootstrapError(d, 4); got != MedianBootstrapError(d, 4) {
+		t.Errorf("two calls on the same values differ: the resamples are not seeded")
+	}
+	for _, c := range []struct {
+		d     []float64
+		block int
+	}{{[]float64{1, 1, 1, 1}, 2}, {[]float64{1}, 1}, {d, 3}} {
+		if got := MedianBootstrapError(c.d, c.block); got != 0 {
+			t.Errorf("MedianBootstrapError(%v, %d) = %v, want 0", c.d[:min(len(c.d), 4)], c.block, got)
+		}
 	}
 }

@@ -1,5 +1,8 @@
 package main
 
+// The command's flags: those of the live check, and those of the replay
+// (-replay), which share -pcts, -slow, -cells and -out.
+
 import (
 	"flag"
 	"fmt"
@@ -10,6 +13,75 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 )
+
+// config is what the flags say.
+type config struct {
+	rootbench string   // the tagged rootbench binary, both sides
+	aa        int      // A/A trials
+	planted   int      // trials per planted slowdown
+	cells     string   // the --cell list of every session
+	slow      string   // the cell slowed on the head side
+	pcts      []string // planted slowdowns, e.g. "5", "10"
+	out       string   // OUT.json and OUT.md
+	abFlags   []string // extra ab flags
+	args      []string // the command line, recorded
+}
+
+// parseFlags reads the flags of the live mode, or of the replay mode
+// (-replay) whose configuration it then returns instead.
+func parseFlags(args []string) (*config, *replayConfig, error) {
+	fs := flag.NewFlagSet("gatecheck", flag.ContinueOnError)
+	c := &config{args: append([]string{"gatecheck"}, args...)}
+	pcts := fs.String("pcts", "5,10", "planted slowdowns in percent, comma-separated")
+	fs.StringVar(&c.rootbench, "rootbench", "bin/rootbench-faulty", "rootbench built with -tags rootbench_faulty")
+	fs.IntVar(&c.aa, "aa", 25, "A/A trials")
+	fs.IntVar(&c.planted, "planted", 25, "trials per planted slowdown")
+	fs.StringVar(&c.cells, "cells", "ocaml,boxroot,ref,cgo-handle", "cells of every session")
+	fs.StringVar(&c.slow, "slow", "boxroot", "the cell slowed on the head side")
+	fs.StringVar(&c.out, "out", "results/gate-check", "write OUT.json and OUT.md (replay: default results/gate-replay)")
+	replay := fs.Bool("replay", false, "replay recorded ab sessions (the arguments: their --export-json files) instead of running sessions")
+	rc := registerReplay(fs, args)
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	if *replay {
+		rc, err := rc.finish(fs)
+		return nil, rc, err
+	}
+	c.abFlags = fs.Args()
+	for _, p := range strings.Split(*pcts, ",") {
+		p = strings.TrimSuffix(strings.TrimSpace(p), "%")
+		if v, err := strconv.ParseFloat(p, 64); err != nil || !(v > 0 && v <= 1000) {
+			return nil, nil, fmt.Errorf("-pcts %q: expected percentages from 0 to 1000, e.g. 5,10", *pcts)
+		}
+		c.pcts = append(c.pcts, p)
+	}
+	switch {
+	case c.aa < 0 || c.planted < 0 || c.aa+c.planted == 0:
+		return nil, nil, fmt.Errorf("-aa %d -planted %d: need at least one trial, and no negative count", c.aa, c.planted)
+	case !strings.Contains(","+c.cells+",", ","+c.slow+","):
+		return nil, nil, fmt.Errorf("-slow %s: not among -cells %s", c.slow, c.cells)
+	}
+	if _, err := os.Stat(c.rootbench); err != nil {
+		return nil, nil, fmt.Errorf("-rootbench: %w (build it with: go build -tags rootbench_faulty -o %s ./cmd/rootbench)", err, c.rootbench)
+	}
+	return c, nil, nil
+}
+
+// kind is one kind of trial: A/A (pct "") or a planted slowdown.
+type kind struct {
+	name string // "A/A" or "planted 5%"
+	pct  string
+	n    int
+}
+
+func (c *config) kinds() []kind {
+	ks := []kind{{name: "A/A", n: c.aa}}
+	for _, p := range c.pcts {
+		ks = append(ks, kind{name: "planted " + p + "%", pct: p, n: c.planted})
+	}
+	return ks
+}
 
 // replayConfig is what the flags of `gatecheck -replay FILES...` say.
 type replayConfig struct {
@@ -38,22 +110,6 @@ type replayConfig struct {
 	// resamplings too (resamplings), to show what the choice changes.
 	checkResampling bool
 	args            []string
-}
-
-// resampling is a way of drawing the synthetic pairs (-resample, -block).
-type resampling struct {
-	method string
-	block  int
-}
-
-// resamplings are those the report compares with the chosen one.
-var resamplings = []resampling{{resampleBlock, 2}, {resampleBlock, 4}, {resampleBlock, 8}, {resamplePooled, 1}}
-
-func (m resampling) String() string {
-	if m.method == resamplePooled {
-		return "single pairs pooled over the sessions"
-	}
-	return fmt.Sprintf("blocks of %d pairs within each session", m.block)
 }
 
 // variant is a budget (0: the recorded one) and a cell set (nil: all) to
@@ -197,94 +253,4 @@ func (c *replayConfig) finish(fs *flag.FlagSet) (*replayConfig, error) {
 		}
 	}
 	return c, nil
-}
-
-// aaRaw names the A/A scenario without centring.
-const aaRaw = "A/A, recorded shifts kept"
-
-// runReplay loads the recorded sessions, replays them (and the variants)
-// and writes the report.
-func runReplay(c *replayConfig) error {
-	start := time.Now()
-	var inputs []*template
-	for _, path := range c.files {
-		t, err := loadTemplate(path)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, t)
-	}
-	scs := scenarios(c.pcts, true, c.sessions, c.planted)
-	r, results, err := c.replay(inputs, variant{budget: c.budget, cells: c.cells, cellList: c.cellList}, scs, start)
-	if err != nil {
-		return err
-	}
-	rep := newReplayReport(c, r, inputs, scs, results, 0)
-	if c.checkResampling {
-		chosen := resampling{c.resample, c.block}
-		if c.resample == resamplePooled {
-			chosen.block = 1
-		}
-		for _, m := range resamplings {
-			if m == chosen {
-				continue
-			}
-			alt := *c
-			alt.resample, alt.block = m.method, m.block
-			vscs := scenarios([]float64{10}, false, c.sessions, c.planted)
-			vr, vres, err := alt.replay(inputs, variant{budget: c.budget, cells: c.cells, cellList: c.cellList}, vscs, start)
-			if err != nil {
-				return err
-			}
-			rep.Resamplings = append(rep.Resamplings, variantReport("resampling: "+m.String(), vr, vscs, vres))
-		}
-	}
-	for _, v := range c.variants {
-		vscs := scenarios(variantPcts, false, c.variantSessions, c.variantSessions)
-		vr, vres, err := c.replay(inputs, v, vscs, start)
-		if err != nil {
-			return err
-		}
-		rep.Variants = append(rep.Variants, variantReport(v.name(), vr, vscs, vres))
-	}
-	rep.ElapsedNs = time.Since(start).Nanoseconds()
-	if err := rep.write(c.out, c.live); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "gatecheck: wrote %s.json and %s.md in %s\n", c.out, c.out, time.Since(start).Round(time.Second))
-	return nil
-}
-
-// scenarios are A/A (and, with raw, A/A without centring), aa sessions
-// each, and a planted slowdown of each of pcts, planted sessions each.
-func scenarios(pcts []float64, raw bool, aa, planted int) []scenario {
-	scs := []scenario{{name: "A/A", sessions: aa}}
-	if raw {
-		scs = append(scs, scenario{name: aaRaw, raw: true, sessions: aa})
-	}
-	for _, p := range pcts {
-		scs = append(scs, scenario{name: fmt.Sprintf("planted %s%%", strconv.FormatFloat(p, 'g', -1, 64)), pct: p, sessions: planted})
-	}
-	return scs
-}
-
-// replay makes the synthetic sessions of each scenario from the recorded
-// sessions as the variant models them.
-func (c *replayConfig) replay(inputs []*template, v variant, scs []scenario, start time.Time) (*replayer, [][]synthetic, error) {
-	r := &replayer{resample: c.resample, block: c.block, seed: c.seed, slow: c.slow, alpha: c.alpha, threshold: c.gate}
-	for _, t := range inputs {
-		s, err := t.scaled(v.budget, v.cells, r.rule())
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", t.name, err)
-		}
-		r.templates = append(r.templates, s)
-	}
-	r.pools = newPools(r.templates)
-	results, err := r.run(scs, c.jobs, func(done, of int) {
-		if done%max(of/4, 1) == 0 {
-			fmt.Fprintf(os.Stderr, "gatecheck: %s: replayed %d of %d session numbers (%d scenarios) after %s\n",
-				v.name(), done, of, len(scs), time.Since(start).Round(time.Second))
-		}
-	})
-	return r, results, err
 }
