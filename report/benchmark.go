@@ -113,8 +113,8 @@ type warning struct {
 func failureWarnings(r *harness.Result, ok int) []warning {
 	var ws []warning
 	for _, x := range r.Warnings {
-		if harness.WarningKind(x) == harness.WarningFailure {
-			ws = append(ws, warning{text: x})
+		if x.Kind == harness.WarningFailure {
+			ws = append(ws, warning{text: x.Text})
 		}
 	}
 	if failed := len(r.Runs) - ok; failed > 0 {
@@ -124,9 +124,10 @@ func failureWarnings(r *harness.Result, ok int) []warning {
 }
 
 // GatheredWarnings returns the statistical warnings of f's results once,
-// for under the summary: one line for every benchmark whose runs vary by
-// more than stats.CVWarnThreshold ("3 benchmarks vary by more than 5%:
-// ocaml (12.9%), ..."), then one line per other distinct warning naming the
+// for under the summary: one line for every benchmark that is noisy (a
+// harness.WarningVariation: its runs vary by more than
+// stats.CVWarnThreshold), "3 benchmarks vary by more than 5%: ocaml
+// (12.9%), ...", then one line per other distinct warning naming the
 // benchmarks it concerns.
 func GatheredWarnings(f *harness.File) []string {
 	var varying []string
@@ -134,17 +135,17 @@ func GatheredWarnings(f *harness.File) []string {
 	who := map[string][]string{}
 	for i := range f.Results {
 		r := &f.Results[i]
-		if Successful(r) > 1 && r.CV > stats.CVWarnThreshold {
+		if r.HasWarning(harness.WarningVariation) {
 			varying = append(varying, fmt.Sprintf("%s (%.1f%%)", r.Label, 100*r.CV))
 		}
 		for _, x := range r.Warnings {
-			if harness.WarningKind(x) != harness.WarningOther {
+			if x.Kind != harness.WarningOther {
 				continue
 			}
-			if _, seen := who[x]; !seen {
-				kinds = append(kinds, x)
+			if _, seen := who[x.Text]; !seen {
+				kinds = append(kinds, x.Text)
 			}
-			who[x] = append(who[x], r.Label)
+			who[x.Text] = append(who[x.Text], r.Label)
 		}
 	}
 	var out []string

@@ -40,7 +40,8 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatalf("harness.Decode of the export: %v", err)
 	}
 	f.Schema = harness.Schema
-	analysis.Annotate(f) // the export carries the relatives the reports show
+	analysis.Annotate(f)         // the export carries the relatives the reports show
+	harness.RecomputeWarnings(f) // and Decode gives the warnings of the runs, with their kinds
 	if f.Results[0].RelativeBasis != "per cell" || f.Results[0].RelativeTo != "ocaml batch-size=1024" {
 		t.Errorf("annotated %q to %q; want per cell to ocaml batch-size=1024", f.Results[0].RelativeBasis, f.Results[0].RelativeTo)
 	}
