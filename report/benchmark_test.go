@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -94,14 +95,14 @@ func summarized(r harness.Result) (*harness.File, *harness.Result) {
 
 // gathered renders r's block, checks that it carries no statistical
 // warning, and returns the block followed by f's warnings as the summary
-// prints them (GatheredWarnings).
+// prints them (gatheredWarnings).
 func gathered(t *testing.T, f *harness.File, r *harness.Result) string {
 	t.Helper()
 	block := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
 	if strings.Contains(block, "Warning") {
 		t.Errorf("a statistical warning is printed under the benchmark, not gathered under the summary:\n%s", block)
 	}
-	for _, w := range GatheredWarnings(f) {
+	for _, w := range gatheredWarnings(f, analysis.Summarize(f)) {
 		block += "Warning: " + w + "\n"
 	}
 	return block

@@ -128,7 +128,7 @@ func TestSentencesProperty(t *testing.T) {
 		f.Reference = f.Results[refIdx].Label
 		ref := f.Results[refIdx]
 		sort := rapid.SampledFrom([]string{SortAuto, SortCell, SortMean}).Draw(t, "sort")
-		lines := Sentences(f, Options{Sort: sort})
+		lines := sentences(f, analysis.Summarize(f), Options{Sort: sort})
 		if len(lines) != n-1 {
 			t.Fatalf("%d sentences for %d results: %q", len(lines), n, lines)
 		}
