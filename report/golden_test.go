@@ -3,19 +3,15 @@ package report_test
 import (
 	"bytes"
 	"crypto/sha256"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/export"
+	"github.com/rootbench/rootbench/report/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
 
 // TestGolden pins what people read of real results files, byte for byte:
 // the run's summary in every layout and order, each benchmark's block, and
@@ -25,19 +21,12 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 // files after a change meant to move the output.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob("testdata/results/*.json.gz")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no results files in testdata/results: %v", err)
-	}
-	for _, path := range paths {
-		name := strings.TrimSuffix(filepath.Base(path), ".json.gz")
-		f, err := harness.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, name, goldenOutput(t, f, name == "msgpass"))
+	names, files := golden.Results(t, "testdata/results")
+	for i, f := range files {
+		name := strings.TrimSuffix(names[i], ".json")
+		golden.Check(t, name+".txt", goldenOutput(t, f, name == "msgpass"))
 		if name == "msgpass" {
-			checkGolden(t, name+"-failures", goldenOutput(t, withFailures(f), true))
+			golden.Check(t, name+"-failures.txt", goldenOutput(t, withFailures(f), true))
 		}
 	}
 }
@@ -122,48 +111,4 @@ func goldenOutput(t *testing.T, f *harness.File, allWidths bool) string {
 		b.Write(buf.Bytes())
 	}
 	return b.String()
-}
-
-// checkGolden compares got with testdata/golden/name.txt, or writes it
-// there under -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run TestGolden -update writes it)", err)
-	}
-	if got != string(want) {
-		n := firstDiffLine(got, string(want))
-		t.Errorf("%s: output differs from %s at line %d:\n got: %q\nwant: %q", name, path, n, lineAt(got, n), lineAt(string(want), n))
-	}
-}
-
-// firstDiffLine is the 1-based number of the first line where a and b differ.
-func firstDiffLine(a, b string) int {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range min(len(al), len(bl)) {
-		if al[i] != bl[i] {
-			return i + 1
-		}
-	}
-	return min(len(al), len(bl)) + 1
-}
-
-// lineAt is line n (1-based) of s, "" past its end.
-func lineAt(s string, n int) string {
-	l := strings.Split(s, "\n")
-	if n-1 < len(l) {
-		return l[n-1]
-	}
-	return ""
 }
