@@ -1,8 +1,6 @@
 package document
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -30,11 +28,7 @@ func TestGolden(t *testing.T) {
 	if err := write(dir, files, names, false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(dir, ReportName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, ReportName, string(got))
+	golden.Check(t, ReportName, readReport(t, dir))
 	block, err := Headline(headed, headedNames)
 	if err != nil {
 		t.Fatal(err)
