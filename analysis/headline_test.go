@@ -9,6 +9,7 @@ import (
 // The headline reads the same means as the table: its ratios are the
 // relatives' own.
 func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
+	t.Parallel()
 	f := fixture(
 		spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)},
 		spec{Label: "ocaml", Samples: noisy(2, 8, 0.8, 0.05)},
@@ -38,6 +39,7 @@ func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
 }
 
 func TestLeadSaysNothingItCannotDecide(t *testing.T) {
+	t.Parallel()
 	none := Headline{Fastest: -1, FastestHandle: -1, Boxroot: -1, Incumbent: -1}
 	one := fixture(spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)}, spec{Label: "cgo-handle", Failed: 3})
 	one.Workload = "msgpass"

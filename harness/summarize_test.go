@@ -40,6 +40,7 @@ func testFile() *File {
 }
 
 func TestSummarizeStatistics(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	a, b := &f.Results[0], &f.Results[1]
@@ -84,6 +85,7 @@ func outlierFlags(r *Result) []bool {
 }
 
 func TestSummarizeWarnings(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	a, b := &f.Results[0], &f.Results[1]
@@ -131,6 +133,7 @@ func TestSummarizeWarnings(t *testing.T) {
 }
 
 func TestSummarizeClearsStaleRelatives(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	f.Reference = "b"
 	f.Results[0].Relative, f.Results[0].RelativeStddev, f.Results[0].RelativeBasis, f.Results[0].RelativeTo = 3, 1, "time", "b"
@@ -144,6 +147,7 @@ func TestSummarizeClearsStaleRelatives(t *testing.T) {
 }
 
 func TestSummarizeIdempotentAndEncodable(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	first, err := json.Marshal(f)
