@@ -23,11 +23,10 @@ import (
 // slowest run exceeds wideSpread times the fastest: a box then shows its
 // runs' relative spread at the same width whatever its magnitude.
 func Boxes(files []*harness.File, path string, opts ...Option) error {
-	if err := checkFiles(files, "box"); err != nil {
+	cfg, labels, err := prepare(files, "box", opts)
+	if err != nil {
 		return err
 	}
-	cfg := newConfig(opts)
-	labels := cfg.selected(files)
 	lo, hi := math.Inf(1), 0.0
 	for _, f := range files {
 		for _, l := range labels {
