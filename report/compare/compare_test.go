@@ -1,11 +1,23 @@
 package compare
 
 import (
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/rootbench/rootbench/analysis"
 )
+
+// write renders c in format (Text, Markdown, JSON) and returns the
+// output.
+func write(t *testing.T, format func(io.Writer, *analysis.Comparison) error, c *analysis.Comparison) string {
+	t.Helper()
+	var b strings.Builder
+	if err := format(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
 
 // sampleComparison has a regression, an unchanged row, a row with too few
 // runs (inconclusive, infinite interval) and a label that needs Markdown

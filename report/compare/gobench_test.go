@@ -148,11 +148,7 @@ func TestGoBenchText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	if err := Text(&out, c); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := write(t, Text, c)
 	for _, want := range []string{"go test -bench: base = base, head = head; median time per op", " X-2 ", "10.10ns", "12.10ns", "REGRESSION"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("output lacks %q:\n%s", want, s)

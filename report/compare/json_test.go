@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -11,10 +10,7 @@ import (
 func TestJSON(t *testing.T) {
 	t.Parallel()
 	c := sampleComparison(t, analysis.MethodHL)
-	var buf bytes.Buffer
-	if err := JSON(&buf, c); err != nil {
-		t.Fatal(err)
-	}
+	out := write(t, JSON, c)
 	var got struct {
 		Schema     string
 		Method     string
@@ -44,8 +40,8 @@ func TestJSON(t *testing.T) {
 		Geomean  *struct{ Delta float64 }
 		Warnings []string
 	}
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatalf("JSON output does not parse: %v\n%s", err, buf.String())
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("JSON output does not parse: %v\n%s", err, out)
 	}
 	if got.Schema != JSONSchema || got.Method != "hl" || got.Correction != "holm" || got.Gate != "regression" || got.ExitCode != 1 ||
 		got.Summary != SummaryLine(c) || len(got.Rows) != 3 || got.Geomean == nil {

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -26,11 +25,7 @@ func mdCells(l string) []string {
 func TestMarkdown(t *testing.T) {
 	t.Parallel()
 	c := sampleComparison(t, analysis.MethodHL)
-	var buf bytes.Buffer
-	if err := Markdown(&buf, c); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
+	out := write(t, Markdown, c)
 	first, _, _ := strings.Cut(out, "\n")
 	if first != "**"+report.MdEscape(SummaryLine(c))+"**" {
 		t.Errorf("first line %q, want the summary line", first)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,11 +14,7 @@ import (
 func TestText(t *testing.T) {
 	t.Parallel()
 	c := sampleComparison(t, analysis.MethodHL)
-	var buf bytes.Buffer
-	if err := Text(&buf, c); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
+	out := write(t, Text, c)
 	lines := strings.Split(out, "\n")
 	row := func(prefix string) string {
 		for _, l := range lines {
@@ -64,11 +61,7 @@ func TestText(t *testing.T) {
 
 	// benchstat mode: medians with benchstat's "± x%" and no correction.
 	c = sampleComparison(t, analysis.MethodBenchstat)
-	buf.Reset()
-	if err := Text(&buf, c); err != nil {
-		t.Fatal(err)
-	}
-	if out := buf.String(); !strings.Contains(out, "s ± ") || !strings.Contains(out, "ms ± ∞") || !strings.Contains(out, "no correction across rows") {
+	if out := write(t, Text, c); !strings.Contains(out, "s ± ") || !strings.Contains(out, "ms ± ∞") || !strings.Contains(out, "no correction across rows") {
 		t.Errorf("benchstat text:\n%s", out)
 	}
 }
@@ -79,17 +72,11 @@ func TestText(t *testing.T) {
 func TestTextWidth(t *testing.T) {
 	t.Parallel()
 	c := sampleComparison(t, analysis.MethodHL)
-	var whole, narrow bytes.Buffer
-	if err := Text(&whole, c); err != nil {
-		t.Fatal(err)
+	whole := write(t, Text, c)
+	out := write(t, func(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 60) }, c)
+	if !strings.Contains(whole, "inconclusive (+") {
+		t.Fatalf("whole output lacks the runs still needed:\n%s", whole)
 	}
-	if err := TextWidth(&narrow, c, 60); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(whole.String(), "inconclusive (+") {
-		t.Fatalf("whole output lacks the runs still needed:\n%s", whole.String())
-	}
-	out := narrow.String()
 	if strings.Contains(out, "inconclusive (+") || !strings.Contains(out, "inconclusive") {
 		t.Errorf("narrow gate cells should read plain inconclusive:\n%s", out)
 	}
