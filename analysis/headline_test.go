@@ -3,13 +3,13 @@ package analysis
 import (
 	"testing"
 
+	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
-// The headline reads the same means as the table: its ratios are the
-// relatives' own.
-func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
-	t.Parallel()
+// leadFile is a message-passing file of boxroot, the control (ocaml), ref
+// and the incumbent (cgo-handle), in that order, each with 8 runs.
+func leadFile() *harness.File {
 	f := fixture(
 		spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)},
 		spec{Label: "ocaml", Samples: noisy(2, 8, 0.8, 0.05)},
@@ -17,6 +17,14 @@ func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
 		spec{Label: "cgo-handle", Samples: noisy(4, 8, 20, 0.05)},
 	)
 	f.Workload = "msgpass"
+	return f
+}
+
+// The headline reads the same means as the table: its ratios are the
+// relatives' own.
+func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
+	t.Parallel()
+	f := leadFile()
 	rel := Relate(f)
 	h := Lead(f, rel)
 	if h.Fastest != 1 || h.FastestHandle != 0 {

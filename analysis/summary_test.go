@@ -12,19 +12,14 @@ import (
 // against the incumbent the inverse of its ratio to it.
 func TestSummarizeDecidesTheSummaryOnce(t *testing.T) {
 	t.Parallel()
-	f := fixture(
-		spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)},
-		spec{Label: "ocaml", Samples: noisy(2, 8, 0.8, 0.05)},
-		spec{Label: "cgo-handle", Samples: noisy(4, 8, 20, 0.05)},
-	)
-	f.Workload = "msgpass"
+	f := leadFile()
 	s := Summarize(f)
 	rel := Relate(f)
 	if !reflect.DeepEqual(s.Relatives, rel) || s.Headline != Lead(f, rel) || !s.Compared {
 		t.Fatalf("Summarize = %+v; want Relate's relatives %+v, Lead's headline and a comparison", s, rel)
 	}
 	for i, row := range s.Rows {
-		if row.Relative != rel.Rows[i] || row.FasterThanIncumbent != rel.Rows[i].Incumbent.Inverse() || row.IsIncumbent != (i == 2) {
+		if row.Relative != rel.Rows[i] || row.FasterThanIncumbent != rel.Rows[i].Incumbent.Inverse() || row.IsIncumbent != (i == 3) {
 			t.Errorf("row %d = %+v; want the relative %+v, its inverse against the incumbent, incumbent only for cgo-handle", i, row, rel.Rows[i])
 		}
 	}
