@@ -28,9 +28,10 @@ const (
 //
 // followed by its failures: the failed runs' reasons and stderr tails (the
 // statistical warnings are gathered under the summary: gatheredWarnings). A
-// single successful run prints hyperfine's "Time (abs ≡)" line instead of mean ± σ and range. Times are in o.Unit, or
-// in the unit suiting the mean when it is Auto. f supplies the unit of work
-// (cell or call) and may be nil.
+// single successful run prints hyperfine's "Time (abs ≡)" line instead of
+// mean ± σ and range. Times are in o.Unit, or in the unit suiting the mean
+// when it is Auto. f supplies the unit of work (cell or call) and may be
+// nil.
 func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Options) {
 	p := painter(o.Style.Color())
 	unit := analysis.Unit(f)
