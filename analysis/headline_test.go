@@ -3,12 +3,13 @@ package analysis
 import (
 	"testing"
 
+	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
-// The headline reads the same means as the table: its ratios are the
-// relatives' own.
-func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
+// leadFile is a message-passing file of boxroot, the control (ocaml), ref
+// and the incumbent (cgo-handle), in that order, each with 8 runs.
+func leadFile() *harness.File {
 	f := fixture(
 		spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)},
 		spec{Label: "ocaml", Samples: noisy(2, 8, 0.8, 0.05)},
@@ -16,6 +17,14 @@ func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
 		spec{Label: "cgo-handle", Samples: noisy(4, 8, 20, 0.05)},
 	)
 	f.Workload = "msgpass"
+	return f
+}
+
+// The headline reads the same means as the table: its ratios are the
+// relatives' own.
+func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
+	t.Parallel()
+	f := leadFile()
 	rel := Relate(f)
 	h := Lead(f, rel)
 	if h.Fastest != 1 || h.FastestHandle != 0 {
@@ -38,6 +47,7 @@ func TestLeadNamesTheFastestAndBoxrootAgainstTheIncumbent(t *testing.T) {
 }
 
 func TestLeadSaysNothingItCannotDecide(t *testing.T) {
+	t.Parallel()
 	none := Headline{Fastest: -1, FastestHandle: -1, Boxroot: -1, Incumbent: -1}
 	one := fixture(spec{Label: "boxroot", Samples: noisy(1, 8, 1.7, 0.05)}, spec{Label: "cgo-handle", Failed: 3})
 	one.Workload = "msgpass"

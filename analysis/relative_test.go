@@ -34,6 +34,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // are per cell and the cheapest per cell (the big batch) is the reference,
 // although its runs take far longer.
 func TestRelateScanOfOneCellIsPerUnit(t *testing.T) {
+	t.Parallel()
 	f := scanFixture([]string{"ref"}, []int{16, 4096}, func(_ string, size int) float64 {
 		if size == 16 {
 			return 604
@@ -58,6 +59,7 @@ func TestRelateScanOfOneCellIsPerUnit(t *testing.T) {
 // Cells crossed with parameters: one reference per parameter set (the
 // requested cell), relatives per cell, and cgo-handle as the incumbent.
 func TestRelateCellsCrossedWithParameters(t *testing.T) {
+	t.Parallel()
 	cost := map[string]float64{"ocaml": 10, "boxroot": 15, "cgo-handle": 100}
 	f := scanFixture([]string{"ocaml", "boxroot", "cgo-handle"}, []int{16, 256}, func(cell string, size int) float64 {
 		return cost[cell] * (1 + 16/float64(size))
@@ -86,6 +88,7 @@ func TestRelateCellsCrossedWithParameters(t *testing.T) {
 
 // Equal work: hyperfine's relative on mean wall time, fastest reference.
 func TestRelateEqualWorkIsWallTime(t *testing.T) {
+	t.Parallel()
 	f := fixture(spec{Label: "boxroot", Samples: []float64{2, 2.1, 1.9}}, spec{Label: "ocaml", Samples: []float64{1, 1.1, 0.9}})
 	f.Workload = "callback" // no incumbent outside msgpass
 	harness.Summarize(f)
@@ -106,6 +109,7 @@ func TestRelateEqualWorkIsWallTime(t *testing.T) {
 }
 
 func TestRelateUnknownReferenceWarns(t *testing.T) {
+	t.Parallel()
 	f := fixture(spec{Label: "a", Samples: []float64{1, 2}}, spec{Label: "b", Samples: []float64{3, 4}})
 	f.Reference = "zzz"
 	rel := Relate(f)
@@ -116,6 +120,7 @@ func TestRelateUnknownReferenceWarns(t *testing.T) {
 
 // One successful run on a side: a ratio but no ± (as hyperfine).
 func TestRelateSingleRunHasNoStddev(t *testing.T) {
+	t.Parallel()
 	f := fixture(spec{Label: "one", Samples: []float64{1}}, spec{Label: "two", Samples: []float64{2, 2.2}})
 	rel := Relate(f)
 	if r := rel.Rows[1]; !r.OK || !near(r.Ratio.Ratio, 2.1) || r.Stddev != 0 {

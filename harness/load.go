@@ -12,8 +12,10 @@ import (
 )
 
 // Decode reads a results file from r and checks its schema and its samples
-// (File.Validate: no negative, zero, NaN or infinite sample). name is used
-// in error messages (a path, or "-" for standard input).
+// (File.Validate: no negative, zero, NaN or infinite sample). Each result's
+// warnings are recomputed from its runs (RecomputeWarnings), which gives
+// them their kinds: the file stores their text alone. name is used in error
+// messages (a path, or "-" for standard input).
 func Decode(r io.Reader, name string) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -44,14 +46,19 @@ func Decode(r io.Reader, name string) (*File, error) {
 
 // checkResults checks what Decode and DecodeAB check of every results file
 // they read: each result has a label, and every sample is usable
-// (File.Validate).
+// (File.Validate). It then recomputes the results' warnings, which gives
+// them their kinds (RecomputeWarnings).
 func checkResults(f *File) error {
 	for i, r := range f.Results {
 		if r.Label == "" {
 			return fmt.Errorf("result %d has no label", i)
 		}
 	}
-	return f.Validate()
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	RecomputeWarnings(f)
+	return nil
 }
 
 // Load reads and checks the results file at path ("-" reads standard input;
@@ -83,7 +90,8 @@ func load[F any](path, what string, decode func(io.Reader, string) (*F, error)) 
 
 // DecodeAB reads an A/B results file (ab --export-json) from r and checks
 // its schema, that it has both sides, and each side's results
-// (checkResults, as Decode). name is used in error messages.
+// (checkResults, as Decode, which also recomputes their warnings). name is
+// used in error messages.
 func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {

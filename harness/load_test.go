@@ -11,6 +11,7 @@ import (
 )
 
 func TestDecodeErrorsNameTheFileAndTheProblem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ data, want string }{
 		{"", "empty file"},
 		{"{", "not valid JSON"},
@@ -28,6 +29,7 @@ func TestDecodeErrorsNameTheFileAndTheProblem(t *testing.T) {
 }
 
 func TestLoadRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "r.json")
 	f := File{Schema: Schema, Workload: "msgpass", Results: []Result{{Cell: "boxroot", Label: "boxroot", Runs: []Run{{WallNs: 5, Cells: 1}}}}}
 	data, _ := json.Marshal(f)
@@ -93,6 +95,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestDecodeABErrorsNameTheFileAndTheProblem(t *testing.T) {
+	t.Parallel()
 	side := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": 5, "cells": 1}]}]}`
 	bad := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": -5, "cells": 1}]}]}`
 	for _, tc := range []struct{ data, want string }{

@@ -98,9 +98,60 @@ type Result struct {
 	RelativeBasis  string  `json:"relative_basis,omitempty"`
 	RelativeTo     string  `json:"relative_to,omitempty"`
 	// Outliers counts runs whose modified z-score exceeds the threshold.
-	Outliers int      `json:"outliers"`
-	Failed   int      `json:"failed"` // failed runs
-	Warnings []string `json:"warnings,omitempty"`
+	Outliers int `json:"outliers"`
+	Failed   int `json:"failed"` // failed runs
+	// Warnings are what Summarize warns about the runs, each with its kind.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is one warning about a result's runs: its kind, by which reports
+// place and gather it, and its text for people. A results file stores its
+// text alone, a JSON string (rootbench/v1's "warnings": ["..."]); Decode
+// gives a loaded file's warnings their kinds back by recomputing them from
+// the runs (RecomputeWarnings), as Summarize wrote them.
+type Warning struct {
+	Kind WarningKind
+	Text string
+}
+
+// WarningKind is what a Result warning is about.
+type WarningKind string
+
+// The kinds of a Result warning.
+const (
+	// WarningFailure: failed runs, or no successful run.
+	WarningFailure WarningKind = "failure"
+	// WarningVariation: the runs' coefficient of variation is above
+	// stats.CVWarnThreshold; the result is noisy.
+	WarningVariation WarningKind = "variation"
+	// WarningOther: a slow first run, outliers, too few runs for an
+	// interval on the median.
+	WarningOther WarningKind = "other"
+)
+
+// String is the warning's text.
+func (w Warning) String() string { return w.Text }
+
+// MarshalText writes the warning as its text, so that JSON stores it as
+// the string rootbench/v1 has always stored.
+func (w Warning) MarshalText() ([]byte, error) { return []byte(w.Text), nil }
+
+// UnmarshalText reads a stored warning: its text, of no kind until
+// RecomputeWarnings gives it one.
+func (w *Warning) UnmarshalText(text []byte) error {
+	*w = Warning{Text: string(text)}
+	return nil
+}
+
+// HasWarning reports whether r has a warning of kind k: WarningVariation
+// says r is noisy, as Summarize decided it.
+func (r *Result) HasWarning(k WarningKind) bool {
+	for _, w := range r.Warnings {
+		if w.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // Run is one measured run: one worker process. The worker fills the workload

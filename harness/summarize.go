@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/harness/stats"
@@ -31,16 +30,12 @@ func Summarize(f *File) {
 func summarizeResult(r *Result, warmup int) {
 	var wall, user, sys []float64
 	var cells, wallNs float64
-	var firstErr string
 	r.Failed = 0
 	for i := range r.Runs {
 		run := &r.Runs[i]
 		run.Outlier = false
 		if run.Failed {
 			r.Failed++
-			if firstErr == "" {
-				firstErr = run.Error
-			}
 			continue
 		}
 		wall = append(wall, float64(run.WallNs)/1e9)
@@ -68,38 +63,62 @@ func summarizeResult(r *Result, warmup int) {
 		}
 	}
 
-	r.Warnings = nil
-	if r.Failed > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"%d of %d"+failedRunsText+" (first failure: %s).",
-			r.Failed, len(r.Runs), firstErr))
+	r.Warnings = resultWarnings(r.Runs, warmup)
+}
+
+// resultWarnings is what Summarize warns about a result whose runs are
+// runs, warmup being the file's warm-up count: failed runs, no successful
+// run, hyperfine's slow first run or outliers, a coefficient of variation
+// above stats.CVWarnThreshold (the one place that decides a result is
+// noisy), too few runs for an interval on the median. It reads the runs
+// alone, so that Decode recomputes a loaded file's warnings (and their
+// kinds) exactly as Summarize wrote them.
+func resultWarnings(runs []Run, warmup int) []Warning {
+	var ws []Warning
+	add := func(k WarningKind, text string) { ws = append(ws, Warning{Kind: k, Text: text}) }
+	var wall []float64
+	failed, firstErr := 0, ""
+	for i := range runs {
+		if runs[i].Failed {
+			failed++
+			if firstErr == "" {
+				firstErr = runs[i].Error
+			}
+			continue
+		}
+		wall = append(wall, float64(runs[i].WallNs)/1e9)
+	}
+	if failed > 0 {
+		add(WarningFailure, fmt.Sprintf("%d of %d runs failed and are left out of the statistics (first failure: %s).",
+			failed, len(runs), firstErr))
 	}
 	if len(wall) == 0 {
-		if len(r.Runs) > 0 {
-			r.Warnings = append(r.Warnings, noRunsWarning)
+		if len(runs) > 0 {
+			add(WarningFailure, "No successful runs: there are no statistics for this benchmark.")
 		}
-		return
+		return ws
 	}
 	// hyperfine's two outlier warnings, the first taking precedence.
-	if stats.SlowFirstRun(wall) {
-		r.Warnings = append(r.Warnings, slowFirstRunWarning(wall[0], warmup))
+	if _, n := stats.Outliers(wall); stats.SlowFirstRun(wall) {
+		add(WarningOther, slowFirstRunWarning(wall[0], warmup))
 	} else if n > 0 {
 		w := "Statistical outliers were detected. Consider re-running this benchmark on a quiet system without any interferences from other programs."
 		if warmup == 0 {
 			w += " It might help to use the '--warmup' option."
 		}
-		r.Warnings = append(r.Warnings, w)
+		add(WarningOther, w)
 	}
-	if s.N > 1 && s.CV > stats.CVWarnThreshold {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			cvWarningPrefix+"%.1f%% (above %.0f%%): the runs vary a lot. Consider a quieter system, --pin, or more runs.",
+	if s := stats.Describe(wall); s.N > 1 && s.CV > stats.CVWarnThreshold {
+		add(WarningVariation, fmt.Sprintf(
+			"The coefficient of variation is %.1f%% (above %.0f%%): the runs vary a lot. Consider a quieter system, --pin, or more runs.",
 			100*s.CV, 100*stats.CVWarnThreshold))
 	}
 	for _, w := range stats.MedianCIWarnings(wall, stats.MedianConfidence) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
+		add(WarningOther, fmt.Sprintf(
 			"Too few runs for a %.0f%% confidence interval on the median (%d successful): %s; use --runs or --min-runs.",
 			100*stats.MedianConfidence, len(wall), w))
 	}
+	return ws
 }
 
 // slowFirstRunWarning is hyperfine's SlowInitialRun warning, adapted: rootbench
@@ -128,30 +147,12 @@ func (f *File) FailedRuns() int {
 	return n
 }
 
-// The texts by which WarningKind tells a Result warning's kind; Summarize
-// writes its warnings with them.
-const (
-	failedRunsText  = " runs failed and are left out of the statistics"
-	noRunsWarning   = "No successful runs: there are no statistics for this benchmark."
-	cvWarningPrefix = "The coefficient of variation is "
-)
-
-// The kinds of a Result warning (WarningKind).
-const (
-	WarningFailure   = "failure"   // failed runs, or no successful run
-	WarningVariation = "variation" // the coefficient of variation is above stats.CVWarnThreshold
-	WarningOther     = "other"     // slow first run, outliers, too few runs for an interval
-)
-
-// WarningKind tells what a warning Summarize wrote into Result.Warnings is
-// about, so that a report can place it (failures under their benchmark,
-// the rest gathered under the summary).
-func WarningKind(w string) string {
-	switch {
-	case strings.Contains(w, failedRunsText) || w == noRunsWarning:
-		return WarningFailure
-	case strings.HasPrefix(w, cvWarningPrefix):
-		return WarningVariation
+// RecomputeWarnings replaces every result's warnings with the ones
+// Summarize would write from its runs, leaving its statistics as they are:
+// a results file stores each warning's text alone, and its kind comes back
+// this way (Decode calls it).
+func RecomputeWarnings(f *File) {
+	for i := range f.Results {
+		f.Results[i].Warnings = resultWarnings(f.Results[i].Runs, f.Warmup)
 	}
-	return WarningOther
 }

@@ -20,9 +20,9 @@ func runs(walls ...float64) []Run {
 	return rs
 }
 
-func hasWarning(ws []string, sub string) bool {
+func hasWarning(ws []Warning, sub string) bool {
 	for _, w := range ws {
-		if strings.Contains(w, sub) {
+		if strings.Contains(w.Text, sub) {
 			return true
 		}
 	}
@@ -40,6 +40,7 @@ func testFile() *File {
 }
 
 func TestSummarizeStatistics(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	a, b := &f.Results[0], &f.Results[1]
@@ -80,6 +81,7 @@ func outlierFlags(r *Result) []bool {
 }
 
 func TestSummarizeWarnings(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	a, b := &f.Results[0], &f.Results[1]
@@ -127,6 +129,7 @@ func TestSummarizeWarnings(t *testing.T) {
 }
 
 func TestSummarizeClearsStaleRelatives(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	f.Reference = "b"
 	f.Results[0].Relative, f.Results[0].RelativeStddev, f.Results[0].RelativeBasis, f.Results[0].RelativeTo = 3, 1, "time", "b"
@@ -140,6 +143,7 @@ func TestSummarizeClearsStaleRelatives(t *testing.T) {
 }
 
 func TestSummarizeIdempotentAndEncodable(t *testing.T) {
+	t.Parallel()
 	f := testFile()
 	Summarize(f)
 	first, err := json.Marshal(f)
@@ -168,10 +172,11 @@ func TestSummarizeIdempotentAndEncodable(t *testing.T) {
 	}
 }
 
-// TestWarningKind checks that WarningKind recognises the warnings
-// Summarize writes: the failures, the coefficient of variation, and the
-// rest (too few runs for an interval, here).
-func TestWarningKind(t *testing.T) {
+// TestWarningKinds checks the kind Summarize gives each warning it
+// writes: the failures, the coefficient of variation (the result is
+// noisy), and the rest (too few runs for an interval, here).
+func TestWarningKinds(t *testing.T) {
+	t.Parallel()
 	noisy := runs(1.0, 1.5, 0.6)
 	noisy = append(noisy, Run{Index: 3, Failed: true, Error: "exit status 2"})
 	f := &File{Schema: Schema, Results: []Result{
@@ -179,14 +184,72 @@ func TestWarningKind(t *testing.T) {
 		{Cell: "dead", Label: "dead", Runs: []Run{{Failed: true, Error: "killed"}}},
 	}}
 	Summarize(f)
-	kinds := map[string]int{}
+	kinds := map[WarningKind]int{}
 	for _, r := range f.Results {
 		for _, w := range r.Warnings {
-			kinds[WarningKind(w)]++
+			kinds[w.Kind]++
+			if want := map[bool]WarningKind{true: WarningVariation}[strings.HasPrefix(w.Text, "The coefficient of variation")]; want != "" && w.Kind != want {
+				t.Errorf("%q: kind %q, want %q", w.Text, w.Kind, want)
+			}
 		}
 	}
-	if kinds[WarningFailure] != 3 || kinds[WarningVariation] != 1 || kinds[WarningOther] < 1 {
+	if kinds[WarningFailure] != 3 || kinds[WarningVariation] != 1 || kinds[WarningOther] < 1 || len(kinds) != 3 {
 		t.Errorf("warning kinds %v, want 3 failures (two results' failed runs, one without any success), 1 variation, and others: %q, %q",
 			kinds, f.Results[0].Warnings, f.Results[1].Warnings)
+	}
+	if !f.Results[0].HasWarning(WarningVariation) || f.Results[1].HasWarning(WarningVariation) {
+		t.Errorf("noisy: HasWarning(variation) %v, dead: %v; want true, false",
+			f.Results[0].HasWarning(WarningVariation), f.Results[1].HasWarning(WarningVariation))
+	}
+}
+
+// TestWarningsJSON checks that a results file stores warnings as strings,
+// as rootbench/v1 always has, and that Decode gives them back with their
+// kinds, whether the file was written now or stores strings of its own
+// (they are recomputed from the runs, as Summarize wrote them).
+func TestWarningsJSON(t *testing.T) {
+	t.Parallel()
+	f := testFile()
+	Summarize(f)
+	data, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Results []struct {
+			Warnings []string `json:"warnings"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatalf("warnings are not JSON strings: %v", err)
+	}
+	for i, r := range raw.Results {
+		if len(r.Warnings) != len(f.Results[i].Warnings) || r.Warnings[0] != f.Results[i].Warnings[0].Text {
+			t.Errorf("result %d stores %q, want the texts of %q", i, r.Warnings, f.Results[i].Warnings)
+		}
+	}
+	if !strings.Contains(string(data), `need \u003e= 6 samples`) {
+		t.Errorf("json.Marshal should escape '>' in a warning as in any string")
+	}
+	back, err := Decode(bytes.NewReader(data), "now.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Results {
+		if !reflect.DeepEqual(back.Results[i].Warnings, f.Results[i].Warnings) {
+			t.Errorf("result %d: decoded %+v, want %+v", i, back.Results[i].Warnings, f.Results[i].Warnings)
+		}
+	}
+	// A file whose stored warnings are other strings (an older wording,
+	// or none): its warnings are those of its runs.
+	old := `{"schema": "rootbench/v1", "results": [{"cell": "a", "label": "a", "warnings": ["some older text"],
+		"runs": [{"wall_ns": 1000000000, "cells": 1}, {"wall_ns": 2000000000, "cells": 1}, {"failed": true, "error": "boom"}]}]}`
+	g, err := Decode(strings.NewReader(old), "old.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resultWarnings(g.Results[0].Runs, 0)
+	if !reflect.DeepEqual(g.Results[0].Warnings, want) || want[0].Kind != WarningFailure || !g.Results[0].HasWarning(WarningVariation) {
+		t.Errorf("old file's warnings %+v, want those of its runs %+v", g.Results[0].Warnings, want)
 	}
 }

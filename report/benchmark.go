@@ -27,10 +27,11 @@ const (
 //	  Per cell:            16.46 ns/cell    60.75 M cells/s
 //
 // followed by its failures: the failed runs' reasons and stderr tails (the
-// statistical warnings are gathered under the summary: GatheredWarnings). A single successful run prints hyperfine's
-// "Time (abs ≡)" line instead of mean ± σ and range. Times are in o.Unit, or
-// in the unit suiting the mean when it is Auto. f supplies the unit of work
-// (cell or call) and may be nil.
+// statistical warnings are gathered under the summary: gatheredWarnings). A
+// single successful run prints hyperfine's "Time (abs ≡)" line instead of
+// mean ± σ and range. Times are in o.Unit, or in the unit suiting the mean
+// when it is Auto. f supplies the unit of work (cell or call) and may be
+// nil.
 func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Options) {
 	p := painter(o.Style.Color())
 	unit := analysis.Unit(f)
@@ -109,12 +110,12 @@ type warning struct {
 // failureWarnings lists what Benchmark warns about under r's block, r
 // having ok successful runs: its failures, with their details. The
 // statistical warnings are gathered once under the summary instead (see
-// GatheredWarnings).
+// gatheredWarnings).
 func failureWarnings(r *harness.Result, ok int) []warning {
 	var ws []warning
 	for _, x := range r.Warnings {
-		if harness.WarningKind(x) == harness.WarningFailure {
-			ws = append(ws, warning{text: x})
+		if x.Kind == harness.WarningFailure {
+			ws = append(ws, warning{text: x.Text})
 		}
 	}
 	if failed := len(r.Runs) - ok; failed > 0 {
@@ -123,38 +124,28 @@ func failureWarnings(r *harness.Result, ok int) []warning {
 	return ws
 }
 
-// GatheredWarnings returns the statistical warnings of f's results once,
-// for under the summary: one line for every benchmark whose runs vary by
-// more than stats.CVWarnThreshold ("3 benchmarks vary by more than 5%:
-// ocaml (12.9%), ..."), then one line per other distinct warning naming the
-// benchmarks it concerns.
-func GatheredWarnings(f *harness.File) []string {
-	var varying []string
-	var kinds []string
-	who := map[string][]string{}
-	for i := range f.Results {
-		r := &f.Results[i]
-		if Successful(r) > 1 && r.CV > stats.CVWarnThreshold {
-			varying = append(varying, fmt.Sprintf("%s (%.1f%%)", r.Label, 100*r.CV))
-		}
-		for _, x := range r.Warnings {
-			if harness.WarningKind(x) != harness.WarningOther {
-				continue
-			}
-			if _, seen := who[x]; !seen {
-				kinds = append(kinds, x)
-			}
-			who[x] = append(who[x], r.Label)
-		}
-	}
+// gatheredWarnings states the statistical warnings of f's results, as s
+// gathers them, once for under the summary: one line for every noisy
+// benchmark (its runs vary by more than stats.CVWarnThreshold), "3
+// benchmarks vary by more than 5%: ocaml (12.9%), ...", then one line per
+// other distinct warning naming the benchmarks it concerns.
+func gatheredWarnings(f *harness.File, s *analysis.RunSummary) []string {
 	var out []string
-	if n := len(varying); n > 0 {
+	if n := len(s.Noisy); n > 0 {
+		varying := make([]string, n)
+		for k, i := range s.Noisy {
+			varying[k] = fmt.Sprintf("%s (%.1f%%)", f.Results[i].Label, 100*f.Results[i].CV)
+		}
 		out = append(out, fmt.Sprintf("%d benchmark%s var%s by more than %.0f%% (coefficient of variation): %s. "+
 			"Consider a quieter system, --pin, or more runs.",
 			n, Plural(n), map[bool]string{true: "y", false: "ies"}[n > 1], 100*stats.CVWarnThreshold, strings.Join(varying, ", ")))
 	}
-	for _, k := range kinds {
-		out = append(out, strings.Join(who[k], ", ")+": "+k)
+	for _, g := range s.Gathered {
+		who := make([]string, len(g.Results))
+		for k, i := range g.Results {
+			who[k] = f.Results[i].Label
+		}
+		out = append(out, strings.Join(who, ", ")+": "+g.Text)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 )
 
@@ -39,6 +40,7 @@ func render(t *testing.T, print func(*bytes.Buffer, Options), o Options) string 
 }
 
 func TestBenchmarkBlock(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	r := &f.Results[0]
 	r.UserMean, r.SysMean = 3.102, 0.101
@@ -58,6 +60,7 @@ func TestBenchmarkBlock(t *testing.T) {
 }
 
 func TestBenchmarkUnitsAndCalls(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Unit = "call"
 	r := &f.Results[1]
@@ -74,6 +77,7 @@ func TestBenchmarkUnitsAndCalls(t *testing.T) {
 }
 
 func TestBenchmarkSingleRun(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	r := result("once", 1.5, 0, 1.5, 1.5, 1.5)
 	got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, &r, o) }, Options{})
@@ -94,57 +98,55 @@ func summarized(r harness.Result) (*harness.File, *harness.Result) {
 
 // gathered renders r's block, checks that it carries no statistical
 // warning, and returns the block followed by f's warnings as the summary
-// prints them (GatheredWarnings).
+// prints them (gatheredWarnings).
 func gathered(t *testing.T, f *harness.File, r *harness.Result) string {
 	t.Helper()
 	block := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
 	if strings.Contains(block, "Warning") {
 		t.Errorf("a statistical warning is printed under the benchmark, not gathered under the summary:\n%s", block)
 	}
-	for _, w := range GatheredWarnings(f) {
+	for _, w := range gatheredWarnings(f, analysis.Summarize(f)) {
 		block += "Warning: " + w + "\n"
 	}
 	return block
 }
 
 func TestBenchmarkWarnings(t *testing.T) {
-	t.Run("slow first run", func(t *testing.T) {
-		f, r := summarized(result("cold", 0, 0, 0, 0, 3.0, 0.99, 1.0, 1.01, 0.99, 1.0, 1.02, 1.0, 0.99, 1.01))
-		got := gathered(t, f, r)
-		if strings.Count(got, "The first benchmarking run for this benchmark was significantly slower than the rest") != 1 {
-			t.Errorf("want exactly one slow-first-run warning:\n%s", got)
-		}
-		if strings.Contains(got, "Statistical outliers") {
-			t.Errorf("hyperfine reports a slow first run instead of, not besides, outliers:\n%s", got)
-		}
-	})
-
-	t.Run("outliers", func(t *testing.T) {
-		f, r := summarized(result("spiky", 0, 0, 0, 0, 1.0, 0.99, 1.0, 1.01, 3.0, 1.0, 1.02, 1.0, 0.99, 1.01))
-		got := gathered(t, f, r)
-		if strings.Count(got, "Warning: spiky: Statistical outliers were detected.") != 1 {
-			t.Errorf("want exactly one outlier warning:\n%s", got)
-		}
-		if strings.Contains(got, "first benchmarking run") {
-			t.Errorf("the first run is not slow here:\n%s", got)
-		}
-	})
+	t.Parallel()
+	// Statistical warnings, gathered under the summary: each once, and
+	// hyperfine's slow first run instead of, not besides, outliers.
+	for _, tc := range []struct {
+		name, label string
+		walls       []float64
+		once        []string
+		absent      string
+	}{
+		{"slow first run", "cold", []float64{3.0, 0.99, 1.0, 1.01, 0.99, 1.0, 1.02, 1.0, 0.99, 1.01},
+			[]string{"The first benchmarking run for this benchmark was significantly slower than the rest"}, "Statistical outliers"},
+		{"outliers", "spiky", []float64{1.0, 0.99, 1.0, 1.01, 3.0, 1.0, 1.02, 1.0, 0.99, 1.01},
+			[]string{"Warning: spiky: Statistical outliers were detected."}, "first benchmarking run"},
+		{"noisy and few", "noisy", []float64{0.9, 1.0, 1.1},
+			[]string{"Warning: 1 benchmark varies by more than 5% (coefficient of variation): noisy (10.0%).", "Warning: noisy: Too few runs for a 95% confidence interval"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, r := summarized(result(tc.label, 0, 0, 0, 0, tc.walls...))
+			got := gathered(t, f, r)
+			for _, want := range tc.once {
+				if strings.Count(got, want) != 1 {
+					t.Errorf("want %q exactly once:\n%s", want, got)
+				}
+			}
+			if tc.absent != "" && strings.Contains(got, tc.absent) {
+				t.Errorf("want no %q:\n%s", tc.absent, got)
+			}
+		})
+	}
 
 	t.Run("quiet", func(t *testing.T) {
 		f, r := summarized(result("steady", 0, 0, 0, 0, 1.0, 0.99, 1.0, 1.01, 0.995, 1.0, 1.002, 1.0, 0.99, 1.01))
 		got := render(t, func(b *bytes.Buffer, o Options) { Benchmark(b, f, 1, r, o) }, Options{})
 		if strings.Contains(got, "Warning") {
 			t.Errorf("a steady benchmark has no warnings:\n%s", got)
-		}
-	})
-
-	t.Run("noisy and few", func(t *testing.T) {
-		f, r := summarized(result("noisy", 0, 0, 0, 0, 0.9, 1.0, 1.1))
-		got := gathered(t, f, r)
-		for _, want := range []string{"Warning: 1 benchmark varies by more than 5% (coefficient of variation): noisy (10.0%).", "Warning: noisy: Too few runs for a 95% confidence interval"} {
-			if strings.Count(got, want) != 1 {
-				t.Errorf("want %q exactly once:\n%s", want, got)
-			}
 		}
 	})
 
@@ -186,6 +188,7 @@ func TestBenchmarkWarnings(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	ws := []string{"CPU frequency scaling is on", "load average is 3.2"}
 	got := render(t, func(b *bytes.Buffer, o Options) { Warnings(b, ws, o) }, Options{})
 	if want := "Warning: CPU frequency scaling is on\nWarning: load average is 3.2\n"; got != want {

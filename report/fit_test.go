@@ -6,6 +6,7 @@ import (
 )
 
 func TestWrapWords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s          string
 		cols, lead int
@@ -24,6 +25,7 @@ func TestWrapWords(t *testing.T) {
 }
 
 func TestFirstFit(t *testing.T) {
+	t.Parallel()
 	r := func(s string) func() (string, error) { return func() (string, error) { return s, nil } }
 	for _, c := range []struct {
 		cols int

@@ -24,6 +24,7 @@ func rowCells(t *testing.T, out, name string) []string {
 }
 
 func TestGCTable(t *testing.T) {
+	t.Parallel()
 	r := result("boxroot batch-size=16", 1.2, 0.158, 1.0, 1.4, 1.0, 1.2, 1.1, 1.4, 1.3, 9.9)
 	r.Runs[5].Failed = true // its 9.9 s must not count
 	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &r, o) }, Options{})
@@ -63,6 +64,7 @@ func TestGCTable(t *testing.T) {
 }
 
 func TestGCTableEdgeCases(t *testing.T) {
+	t.Parallel()
 	one := result("once", 1, 0, 1, 1, 1)
 	got := render(t, func(b *bytes.Buffer, o Options) { GCTable(b, &one, o) }, Options{})
 	if cells := rowCells(t, got, "stdev"); strings.Join(cells, "") != strings.Repeat(Missing, len(GCColumns)) {
@@ -77,6 +79,7 @@ func TestGCTableEdgeCases(t *testing.T) {
 }
 
 func TestGCSideBySide(t *testing.T) {
+	t.Parallel()
 	base := result("boxroot", 1, 0.01, 0.99, 1.01, 0.99, 1, 1.01)
 	head := result("boxroot", 1, 0.01, 0.99, 1.01, 0.99, 1, 1.01)
 	for i := range head.Runs {

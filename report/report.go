@@ -5,7 +5,9 @@
 //
 // Every function takes a *harness.File whose statistics the harness has
 // already computed; the groups of equal work, references and relative
-// figures come from package analysis (analysis.Relate), so the terminal,
+// figures come from package analysis (analysis.Relate, and for the summary
+// analysis.Summarize, which also decides its headline, the factors against
+// the incumbent and the warnings gathered under it), so the terminal,
 // Markdown, CSV and REPORT.md outputs agree on every figure: report only
 // formats them. The text helpers every formatter shares (MdEscape,
 // MarkdownTable, Plural, SortedKeys, Fixed, ...) live in text.go.

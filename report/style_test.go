@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseStyle(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Style{
 		"auto": AutoStyle, "": AutoStyle, "FULL": Full, " basic ": Basic, "nocolor": NoColor,
 		"no-color": NoColor, "color": ColorOnly, "none": None,
@@ -29,6 +30,7 @@ func TestParseStyle(t *testing.T) {
 }
 
 func TestStyleColorProgress(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s               Style
 		color, progress bool

@@ -15,7 +15,8 @@ import (
 )
 
 // Summary prints the comparison of every result in f, as package analysis
-// decides it (analysis.Relate): a table
+// decides it once (analysis.Summarize: relatives, headline, the incumbent's
+// factors, the gathered warnings): a table
 //
 //	Cell | Mean [unit] | ± σ | CV | ns/cell | Relative (± σ) [| vs cgo-handle]
 //
@@ -43,19 +44,20 @@ import (
 // without the ± σ column (CV remains); then without the relative column
 // (the sentences state every relative).
 func Summary(w io.Writer, f *harness.File, o Options) {
+	s := analysis.Summarize(f)
+	rel := s.Relatives
 	p := painter(o.Style.Color())
 	u := TableUnit(f, o.Unit)
-	rel := analysis.Relate(f)
 	order := Order(f, rel, o.Sort)
 	unit := rel.Unit
 
 	fmt.Fprintln(w, p.paint("Summary", ansiBold))
-	for _, line := range headline(f, rel) {
+	for _, line := range headline(f, s.Headline) {
 		fmt.Fprintf(w, "  %s\n", WrapWords(line, o.Width, 2, "    "))
 	}
 	rows := make([]summaryRow, 0, len(order))
 	for _, i := range order {
-		r, x := &f.Results[i], rel.Rows[i]
+		r, x := &f.Results[i], s.Rows[i]
 		name := r.Label
 		if x.IsReference {
 			name += " (reference)"
@@ -72,8 +74,8 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		if n > 1 {
 			cv = fmt.Sprintf("%.1f%%", 100*r.CV)
 		}
-		rows = append(rows, summaryRow{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x),
-			incumbentText(r, x), incumbentFactor(r, x)})
+		rows = append(rows, summaryRow{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x.Relative),
+			incumbentText(x), incumbentFactor(x)})
 	}
 	first := "Cell"
 	if f.Workload == "callback" {
@@ -95,15 +97,15 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 	}
 	fmt.Fprint(w, table)
 
-	lines := Sentences(f, o)
-	if len(lines) == 0 && !anyReference(rel) {
+	lines := sentences(f, s, o)
+	if len(lines) == 0 && !s.Compared {
 		fmt.Fprintln(w, "  No benchmark has a successful run: nothing to compare.")
 		return
 	}
 	for _, line := range lines {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-	for _, warn := range append(rel.Warnings, GatheredWarnings(f)...) {
+	for _, warn := range append(rel.Warnings, gatheredWarnings(f, s)...) {
 		fmt.Fprintf(w, "  %s: %s\n", p.paint("Warning", ansiYellow), WrapWords(warn, o.Width, len("  Warning: "), "    "))
 	}
 	if len(rel.Groups) > 1 {
@@ -176,15 +178,6 @@ func summaryLayouts(incumbent bool) []summaryLayout {
 	}
 }
 
-func anyReference(rel *analysis.Relatives) bool {
-	for _, g := range rel.Groups {
-		if g.Reference >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // scanTable prints each cell's cost per unit of work (its mean ns/unit)
 // against the groups' parameters: one row per cell, one column per group.
 func scanTable(w io.Writer, f *harness.File, rel *analysis.Relatives) {
@@ -245,10 +238,10 @@ func RelativeText(x analysis.Relative) string {
 // incumbentFactor states a result against the incumbent under a "× faster
 // than" header: "19.10 ± 0.80", "0.77 ± 0.01" for one slower than it,
 // "(incumbent)" for the incumbent itself.
-func incumbentFactor(r *harness.Result, x analysis.Relative) string {
-	inv := x.Incumbent.Inverse()
+func incumbentFactor(x analysis.RunSummaryRow) string {
+	inv := x.FasterThanIncumbent
 	switch {
-	case r.Cell == analysis.IncumbentCell:
+	case x.IsIncumbent:
 		return "(incumbent)"
 	case !inv.OK:
 		return Missing
@@ -258,15 +251,15 @@ func incumbentFactor(r *harness.Result, x analysis.Relative) string {
 
 // incumbentText states a result against the incumbent: "19.10 ± 0.80×
 // faster", "1.30 ± 0.02× slower", "(incumbent)" for the incumbent itself.
-func incumbentText(r *harness.Result, x analysis.Relative) string {
+func incumbentText(x analysis.RunSummaryRow) string {
 	c := x.Incumbent
 	switch {
-	case r.Cell == analysis.IncumbentCell:
+	case x.IsIncumbent:
 		return "(incumbent)"
 	case !c.OK:
 		return Missing
 	case c.Ratio < 1:
-		inv := c.Inverse()
+		inv := x.FasterThanIncumbent
 		return factor(painter(false), inv.Ratio, inv.Stddev) + "× faster"
 	case c.Ratio > 1:
 		return factor(painter(false), c.Ratio, c.Stddev) + "× slower"
@@ -274,23 +267,23 @@ func incumbentText(r *harness.Result, x analysis.Relative) string {
 	return "as fast"
 }
 
-// Sentences returns hyperfine's comparison sentences for f, one per result
-// other than its group's reference that has a successful run, in o.Sort
-// order: "'ref' ran 2.17 ± 0.04 times faster than 'x'", "'ref' ran 1.25 ±
+// sentences returns hyperfine's comparison sentences for f, as s decides
+// them, one per result other than its group's reference that has a
+// successful run, in o.Sort order: "'ref' ran 2.17 ± 0.04 times faster than 'x'", "'ref' ran 1.25 ±
 // 0.02 times slower than 'x'" when x is faster, "'ref' ran as fast as 'x'
 // (1.00 ± 0.01)" when the means are equal. Relatives per unit of work say
 // so: "ran 11.40 ± 0.31 times faster per cell than". Names are quoted;
 // colour follows o.Style.
-func Sentences(f *harness.File, o Options) []string {
+func sentences(f *harness.File, s *analysis.RunSummary, o Options) []string {
 	p := painter(o.Style.Color())
-	rel := analysis.Relate(f)
+	rel := s.Relatives
 	per := ""
 	if b := rel.BasisLabel(); b != "" {
 		per = " " + b
 	}
 	var out []string
 	for _, i := range Order(f, rel, o.Sort) {
-		r, x := &f.Results[i], rel.Rows[i]
+		r, x := &f.Results[i], s.Rows[i]
 		if !x.OK || x.IsReference {
 			continue
 		}
@@ -312,7 +305,7 @@ func Sentences(f *harness.File, o Options) []string {
 	return out
 }
 
-// headline states what analysis.Lead decided, before the table: which
+// headline states h, what analysis.Lead decided, before the table: which
 // result is fastest (and, when that is the control, which root handle is),
 // and how far boxroot is from cgo-handle, e.g.
 //
@@ -321,8 +314,7 @@ func Sentences(f *harness.File, o Options) []string {
 //
 // Nothing for a scan or a file with fewer than two successful results.
 // Plain text, so that it wraps to the terminal.
-func headline(f *harness.File, rel *analysis.Relatives) []string {
-	h := analysis.Lead(f, rel)
+func headline(f *harness.File, h analysis.Headline) []string {
 	if h.Fastest < 0 {
 		return nil
 	}

@@ -27,6 +27,7 @@ func lineIndex(out, s string) int {
 }
 
 func TestSummaryReferenceFastest(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
 	// The seed's published figures: boxroot 2.17 ± 0.04, ocaml-ref 3.45 ± 0.05
@@ -55,6 +56,7 @@ func TestSummaryReferenceFastest(t *testing.T) {
 }
 
 func TestSummaryReferenceNotFastest(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Reference = "boxroot"
 	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
@@ -69,6 +71,7 @@ func TestSummaryReferenceNotFastest(t *testing.T) {
 }
 
 func TestSummaryOrderAndFailures(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Results[2].Runs = f.Results[2].Runs[:2]
 	for i := range f.Results[2].Runs {
@@ -115,6 +118,7 @@ var sentence = regexp.MustCompile(`^'r(\d+)' ran (\d+\.\d\d)(?: ± (\d+\.\d\d))?
 // "faster" exactly when the other result is slower than the reference, and
 // that its factor is the ratio of the slower mean over the faster one.
 func TestSentencesProperty(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 6).Draw(t, "n")
 		f := &harness.File{Schema: harness.Schema, Unit: "cell"}
@@ -128,7 +132,7 @@ func TestSentencesProperty(t *testing.T) {
 		f.Reference = f.Results[refIdx].Label
 		ref := f.Results[refIdx]
 		sort := rapid.SampledFrom([]string{SortAuto, SortCell, SortMean}).Draw(t, "sort")
-		lines := Sentences(f, Options{Sort: sort})
+		lines := sentences(f, analysis.Summarize(f), Options{Sort: sort})
 		if len(lines) != n-1 {
 			t.Fatalf("%d sentences for %d results: %q", len(lines), n, lines)
 		}
@@ -163,6 +167,7 @@ func TestSentencesProperty(t *testing.T) {
 }
 
 func TestTableUnitAndOrder(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	if u := TableUnit(f, Auto); u != Second {
 		t.Errorf("TableUnit = %v, want s (slowest mean 2.681 s)", u)
@@ -186,6 +191,7 @@ func TestTableUnitAndOrder(t *testing.T) {
 }
 
 func TestParseSort(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": SortAuto, "AUTO": SortAuto, "cell": SortCell, "command": SortCell, "mean": SortMean, "mean-time": SortMean} {
 		if got, err := ParseSort(in); err != nil || got != want {
 			t.Errorf("ParseSort(%q) = %q, %v; want %q", in, got, err, want)
@@ -197,6 +203,7 @@ func TestParseSort(t *testing.T) {
 }
 
 func TestSummaryNamesCallbackVariants(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Workload, f.Unit = "callback", "call"
 	got := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
@@ -211,6 +218,7 @@ func TestSummaryNamesCallbackVariants(t *testing.T) {
 // relatives are per cell, and the big batch, slower per run but cheaper
 // per cell, is the reference (issue 14's check).
 func TestSummaryScanIsPerCell(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Results = f.Results[:1]
 	small := result("ref batch-size=16", 0.0097, 0.0004, 0.0093, 0.0101, 0.0093, 0.0097, 0.0101)
@@ -237,6 +245,7 @@ func TestSummaryScanIsPerCell(t *testing.T) {
 // cost-per-cell table against the parameter, and cgo-handle stated as the
 // incumbent.
 func TestSummaryCellsByParameters(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	f.Reference = "ocaml"
 	var rs []harness.Result
@@ -273,6 +282,7 @@ func TestSummaryCellsByParameters(t *testing.T) {
 
 // A single run has no spread: its σ reads "—", not 0.
 func TestSummaryOneRunSigma(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	for i := range f.Results {
 		f.Results[i].Runs = f.Results[i].Runs[:1]
@@ -287,6 +297,7 @@ func TestSummaryOneRunSigma(t *testing.T) {
 // The headline states boxroot against cgo-handle with the factor of the
 // table's column, and wraps to the terminal.
 func TestSummaryHeadlineBoxrootAgainstCgoHandle(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	cgo := result("cgo-handle", 20, 0.2, 19.8, 20.2, 19.8, 20, 20.2)
 	cgo.Cell = "cgo-handle"
@@ -311,6 +322,7 @@ func TestSummaryHeadlineBoxrootAgainstCgoHandle(t *testing.T) {
 // without ± σ, then without the relative column), and warnings wrap at
 // spaces; without a width the table and the warnings are whole.
 func TestSummaryNarrowsToWidth(t *testing.T) {
+	t.Parallel()
 	f := seedFile()
 	long := result("boxroot:locked-remote", 1.9, 0.3, 1.5, 2.4, 1.5, 1.9, 2.4)
 	long.Cell = "boxroot:locked-remote"

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMarkdownTableEscapesAndAligns(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	err := MarkdownTable(&b, []string{"Configuration", "ns/cell"},
 		[][]string{{MdEscape("a|b"), "1.5"}, {"long configuration name", "12.25"}}, []tw.Align{tw.AlignLeft, tw.AlignRight})
@@ -30,6 +31,7 @@ func TestMarkdownTableEscapesAndAligns(t *testing.T) {
 }
 
 func TestFourDigits(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[float64]string{14063.4: "14063", 187.94: "187.9", 10.254: "10.25", 7.51: "7.510", 0: "0.000"} {
 		if got := FourDigits(v); got != want {
 			t.Errorf("FourDigits(%v) = %q, want %q", v, got, want)
@@ -38,6 +40,7 @@ func TestFourDigits(t *testing.T) {
 }
 
 func TestJoinNonEmpty(t *testing.T) {
+	t.Parallel()
 	if got := JoinNonEmpty(", ", "", "a", "", "b", ""); got != "a, b" {
 		t.Errorf("JoinNonEmpty = %q, want \"a, b\"", got)
 	}

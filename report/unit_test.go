@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseTimeUnit(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]TimeUnit{
 		"": Auto, "auto": Auto, "s": Second, "Second": Second, "seconds": Second,
 		"ms": Millisecond, "millisecond": Millisecond, "us": Microsecond, "µs": Microsecond,
@@ -30,6 +31,7 @@ func TestParseTimeUnit(t *testing.T) {
 }
 
 func TestUnitForAndFormat(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sec  float64
 		unit TimeUnit

@@ -22,11 +22,10 @@ import (
 // bars; its value axis is logarithmic when the largest mean exceeds
 // wideSpread times the smallest.
 func Bars(files []*harness.File, path string, opts ...Option) error {
-	if err := checkFiles(files, "bars"); err != nil {
+	cfg, labels, err := prepare(files, "bars", opts)
+	if err != nil {
 		return err
 	}
-	cfg := newConfig(opts)
-	labels := cfg.selected(files)
 	type ms struct {
 		mean, std float64
 		ok        bool

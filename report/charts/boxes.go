@@ -1,18 +1,15 @@
 package charts
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/report"
 )
 
 // Boxes writes horizontal box plots of every successful run's time per unit
@@ -26,11 +23,10 @@ import (
 // slowest run exceeds wideSpread times the fastest: a box then shows its
 // runs' relative spread at the same width whatever its magnitude.
 func Boxes(files []*harness.File, path string, opts ...Option) error {
-	if err := checkFiles(files, "box"); err != nil {
+	cfg, labels, err := prepare(files, "box", opts)
+	if err != nil {
 		return err
 	}
-	cfg := newConfig(opts)
-	labels := cfg.selected(files)
 	lo, hi := math.Inf(1), 0.0
 	for _, f := range files {
 		for _, l := range labels {
@@ -90,55 +86,4 @@ func Boxes(files []*harness.File, path string, opts ...Option) error {
 		legend.Add(cfg.fileName(files, j), swatch{lighter(style.Color)})
 	}
 	return saveRows(p, legend, labels, m, row, path)
-}
-
-// ScaleGroups splits f's configurations where one log axis could not show
-// their runs' spread: sorted by median time per unit, a new group starts
-// wherever a median exceeds the one before it by more than wideSpread (the
-// callback workload's pipe and channel variants take 100× longer than the
-// others). Each group lists its labels in file order and is named by its
-// range of medians ("medians 62.71 to 273.4 ns per call"); a file that needs no split
-// gives one unnamed group. Configurations without a successful run are
-// left out.
-func ScaleGroups(f *harness.File) []Group {
-	if f == nil {
-		return nil
-	}
-	type med struct {
-		label string
-		ns    float64
-	}
-	var meds []med
-	for i := range f.Results {
-		r := &f.Results[i]
-		if d := analysis.DescribeUnitTimes(r); d.N > 0 {
-			meds = append(meds, med{r.Label, d.Median})
-		}
-	}
-	if len(meds) == 0 {
-		return nil
-	}
-	sorted := slices.Clone(meds)
-	slices.SortStableFunc(sorted, func(a, b med) int { return cmp.Compare(a.ns, b.ns) })
-	groupOf := map[string]int{}
-	var bounds [][2]float64
-	for i, m := range sorted {
-		if i == 0 || m.ns > sorted[i-1].ns*wideSpread {
-			bounds = append(bounds, [2]float64{m.ns, m.ns})
-		}
-		g := len(bounds) - 1
-		bounds[g][1] = m.ns
-		groupOf[m.label] = g
-	}
-	groups := make([]Group, len(bounds))
-	for _, m := range meds {
-		g := groupOf[m.label]
-		groups[g].Labels = append(groups[g].Labels, m.label)
-	}
-	if len(groups) > 1 {
-		for g, b := range bounds {
-			groups[g].Name = fmt.Sprintf("medians %s to %s ns per %s", report.FourDigits(b[0]), report.FourDigits(b[1]), analysis.Unit(f))
-		}
-	}
-	return groups
 }

@@ -144,25 +144,28 @@ func find(f *harness.File, label string) *harness.Result {
 	return nil
 }
 
-// checkFiles refuses an empty file list, a missing file, and files that do
+// prepare starts a chart of several files (the what chart, for errors):
+// it refuses an empty file list, a missing file, and files that do
 // different kinds of work (workloads or units of work), which one axis
-// cannot show.
-func checkFiles(files []*harness.File, what string) error {
+// cannot show, and returns the chart's configuration and the labels it
+// draws.
+func prepare(files []*harness.File, what string, opts []Option) (config, []string, error) {
 	if len(files) == 0 {
-		return fmt.Errorf("%s chart: no results file", what)
+		return config{}, nil, fmt.Errorf("%s chart: no results file", what)
 	}
 	for i, f := range files {
 		if f == nil {
-			return fmt.Errorf("%s chart: results file %d is missing", what, i+1)
+			return config{}, nil, fmt.Errorf("%s chart: results file %d is missing", what, i+1)
 		}
 	}
 	for i, f := range files[1:] {
 		if f.Workload != files[0].Workload || analysis.Unit(f) != analysis.Unit(files[0]) {
-			return fmt.Errorf("%s chart: file %d is workload %q in ns per %s, file 1 workload %q in ns per %s: draw one chart per workload",
+			return config{}, nil, fmt.Errorf("%s chart: file %d is workload %q in ns per %s, file 1 workload %q in ns per %s: draw one chart per workload",
 				what, i+2, f.Workload, analysis.Unit(f), files[0].Workload, analysis.Unit(files[0]))
 		}
 	}
-	return nil
+	cfg := newConfig(opts)
+	return cfg, cfg.selected(files), nil
 }
 
 // slot is where file j of m sits in a configuration's row, as an offset

@@ -50,16 +50,12 @@ func pngSize(t *testing.T, path string) (int, int) {
 // checkPNG asserts path is a decodable PNG of a sensible size.
 func checkPNG(t *testing.T, path string) {
 	t.Helper()
+	if w, h := pngSize(t, path); w < 600 || h < 400 {
+		t.Errorf("%s: %dx%d pixels, too small to read", path, w, h)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%s: not a PNG: %v", path, err)
-	}
-	if cfg.Width < 600 || cfg.Height < 400 {
-		t.Errorf("%s: %dx%d pixels, too small to read", path, cfg.Width, cfg.Height)
 	}
 	if _, err := png.Decode(bytes.NewReader(data)); err != nil {
 		t.Errorf("%s: PNG does not decode: %v", path, err)
@@ -154,6 +150,7 @@ func TestChartsAreWrittenAndReadable(t *testing.T) {
 }
 
 func TestLinearWhenClose(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := scanFile(1, "alpha", 1)
 	// One batch size, cells within 10× of each other.
@@ -206,6 +203,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := scanFile(1, "alpha", 1)
 	check := func(what string, err error, wants ...string) {
@@ -240,6 +238,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestScanParams(t *testing.T) {
+	t.Parallel()
 	f := scanFile(1, "alpha", 1)
 	if got := ScanParams(f); !slices.Equal(got, []string{"batch-size"}) {
 		t.Errorf("ScanParams = %q, want [batch-size]", got)
@@ -270,6 +269,7 @@ func TestScanParams(t *testing.T) {
 }
 
 func TestLogTicks(t *testing.T) {
+	t.Parallel()
 	labels := func(lo, hi float64) []string {
 		var out []string
 		for _, tk := range (logTicks{}).Ticks(lo, hi) {
@@ -296,6 +296,7 @@ func TestLogTicks(t *testing.T) {
 // Every tick either ticker draws carries a label, lies on the axis, and an
 // axis has at least two of them.
 func TestEveryTickLabelled(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		lo := rapid.Float64Range(1e-3, 1e6).Draw(t, "lo")
 		hi := lo * rapid.Float64Range(1.01, 1e5).Draw(t, "ratio")
@@ -318,6 +319,7 @@ func TestEveryTickLabelled(t *testing.T) {
 
 // The scaling scan's x axis names every scanned value, 4 included.
 func TestScanTicksAtScannedValues(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "scan.svg")
 	if err := Scan(gridFile(1), "producers", p); err != nil {
 		t.Fatal(err)
@@ -371,6 +373,7 @@ var lineStyleRE = regexp.MustCompile(`stroke:(#[0-9A-F]{6})(;stroke-dasharray:[0
 // the palette's colours stay apart, and a chart of MaxSeries series draws
 // MaxSeries distinct line styles.
 func TestSeriesDistinguishable(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	for i := range n {
 		for j := range i {
@@ -411,6 +414,7 @@ func TestSeriesDistinguishable(t *testing.T) {
 
 // Charts never mix workloads or units of work.
 func TestNoMixedWorkloads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mixed := []*harness.File{scanFile(1, "alpha", 1), callbackFile(1)}
 	for name, err := range map[string]error{
@@ -428,60 +432,5 @@ func TestNoMixedWorkloads(t *testing.T) {
 	}
 	if text := svgText(t, p); !strings.Contains(text, "ns per call") || strings.Contains(text, "cell") {
 		t.Errorf("callback bars chart does not speak of ns per call only")
-	}
-}
-
-func TestSeriesGroups(t *testing.T) {
-	small := scanFile(1, "alpha", 1)
-	small.Results = small.Results[:MaxSeries]
-	if got := SeriesGroups(small); len(got) != 1 || got[0].Name != "" || len(got[0].Labels) != len(small.Results) {
-		t.Errorf("SeriesGroups of %d configurations = %+v, want one unnamed group of all", len(small.Results), got)
-	}
-	g := gridFile(1)
-	got := SeriesGroups(g)
-	seen := map[string]bool{}
-	for _, grp := range got {
-		if len(grp.Labels) > MaxSeries || !strings.HasPrefix(grp.Name, "consumers=") {
-			t.Errorf("group %q of %d labels: want at most %d, named by a parameter value", grp.Name, len(grp.Labels), MaxSeries)
-		}
-		for _, l := range grp.Labels {
-			if seen[l] || !strings.Contains(l, grp.Name) {
-				t.Errorf("label %q in group %q: repeated, or not of the group", l, grp.Name)
-			}
-			seen[l] = true
-		}
-	}
-	if len(got) != 3 || len(seen) != len(g.Results) {
-		t.Errorf("%d groups covering %d of %d configurations, want 3 covering all", len(got), len(seen), len(g.Results))
-	}
-	// Costs 100× apart: apart on charts, whatever their number.
-	cb := SeriesGroups(callbackFile(1))
-	if len(cb) != 2 || !slices.Equal(cb[1].Labels, []string{"pipe", "channel"}) || !strings.HasPrefix(cb[1].Name, "medians ") {
-		t.Errorf("SeriesGroups(callback) = %+v, want the slow variants on a chart of their own", cb)
-	}
-	// No varying parameter to split by: consecutive chunks.
-	for i := range g.Results {
-		g.Results[i].Params = nil
-	}
-	chunks := SeriesGroups(g)
-	if len(chunks) != 3 || chunks[0].Name != "configurations 1–12 of 36" || len(chunks[2].Labels) != 12 {
-		t.Errorf("chunks = %d groups, first %q", len(chunks), chunks[0].Name)
-	}
-}
-
-func TestScaleGroups(t *testing.T) {
-	got := ScaleGroups(callbackFile(1))
-	if len(got) != 2 {
-		t.Fatalf("ScaleGroups(callback) = %+v, want the fast variants and the two slow ones apart", got)
-	}
-	if !slices.Equal(got[0].Labels, []string{"plain", "cthread", "spin"}) || !slices.Equal(got[1].Labels, []string{"pipe", "channel"}) {
-		t.Errorf("groups %q and %q", got[0].Labels, got[1].Labels)
-	}
-	if !strings.Contains(got[0].Name, "ns per call") {
-		t.Errorf("group name %q does not give its range", got[0].Name)
-	}
-	// Costs spread evenly over 30×: one group, one chart.
-	if got := ScaleGroups(gridFile(1)); len(got) != 1 || got[0].Name != "" {
-		t.Errorf("ScaleGroups(grid) = %d groups, want one unnamed", len(got))
 	}
 }

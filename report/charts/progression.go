@@ -12,7 +12,6 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/report"
 )
 
 // Progression writes every successful run's time per unit of work (ns per
@@ -75,70 +74,4 @@ func Progression(f *harness.File, path string, opts ...Option) error {
 		legend.Add(s.label, line, points)
 	}
 	return save(p, legend, lineHeight, path)
-}
-
-// Group is a set of configurations drawn on one chart: Name says what they
-// share ("producers=2"; empty when the group is the whole file) and Labels
-// lists them in file order.
-type Group struct {
-	Name   string
-	Labels []string
-}
-
-// SeriesGroups splits f's configurations into the groups a line chart of
-// one series per configuration (Progression) can show: first where one log
-// axis could not show their spread (ScaleGroups), then each such group into
-// groups of at most MaxSeries: one group when they fit; else one group per
-// value of the varying parameter that needs the fewest groups of at most
-// MaxSeries each; else consecutive runs of MaxSeries configurations. A
-// group's Name joins what its members share; one group for the whole file
-// is unnamed.
-func SeriesGroups(f *harness.File) []Group {
-	var out []Group
-	for _, sg := range ScaleGroups(f) {
-		for _, g := range splitSeries(f, sg.Labels) {
-			g.Name = report.JoinNonEmpty("; ", sg.Name, g.Name)
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// splitSeries splits labels, configurations of f, into groups of at most
-// MaxSeries (see SeriesGroups).
-func splitSeries(f *harness.File, labels []string) []Group {
-	if len(labels) <= MaxSeries {
-		return []Group{{Labels: labels}}
-	}
-	var best []Group
-	for _, k := range varying(f) {
-		var groups []Group
-		at := map[string]int{}
-		for _, l := range labels {
-			v := params(f, find(f, l))[k]
-			g, ok := at[v]
-			if !ok {
-				g = len(groups)
-				at[v] = g
-				groups = append(groups, Group{Name: k + "=" + v})
-			}
-			groups[g].Labels = append(groups[g].Labels, l)
-		}
-		fits := !slices.ContainsFunc(groups, func(g Group) bool { return len(g.Labels) > MaxSeries })
-		if fits && len(groups) > 1 && (best == nil || len(groups) < len(best)) {
-			best = groups
-		}
-	}
-	if best != nil {
-		return best
-	}
-	var out []Group
-	for start := 0; start < len(labels); start += MaxSeries {
-		end := min(start+MaxSeries, len(labels))
-		out = append(out, Group{
-			Name:   fmt.Sprintf("configurations %d–%d of %d", start+1, end, len(labels)),
-			Labels: labels[start:end],
-		})
-	}
-	return out
 }

@@ -109,6 +109,7 @@ func benchstatVerdict(delta string) analysis.Verdict {
 // benchstat does, and checks that Files reaches the same verdicts, medians,
 // intervals and p-values.
 func TestVerdictsMatchBenchstat(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nres := rapid.IntRange(1, 3).Draw(t, "results")
 		var bs, hs []spec
@@ -205,6 +206,7 @@ func checkBenchstat(t fataler, base, head *harness.File) {
 // significant difference between equal medians (benchstat prints "0.00%",
 // no direction), all samples equal, one run a side.
 func TestBenchstatEdgeCases(t *testing.T) {
+	t.Parallel()
 	rep := func(v float64, n int) []float64 {
 		out := make([]float64, n)
 		for i := range out {

@@ -21,6 +21,7 @@ import (
 // benchmath computes from the same text read by benchfmt, as benchstat
 // does. The default method must compare the same rows, per op.
 func TestGoBenchTextMatchesBenchstat(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nb := rapid.IntRange(1, 3).Draw(t, "benchmarks")
 		var base, head strings.Builder
@@ -127,6 +128,7 @@ func formatNs(ns float64) string {
 // TestGoBenchText checks the text output for Go benchmark text: the header
 // names the measure (time per op) and the rows carry no per-op suffix.
 func TestGoBenchText(t *testing.T) {
+	t.Parallel()
 	text := func(ns ...string) string {
 		var b strings.Builder
 		for _, v := range ns {
@@ -146,11 +148,7 @@ func TestGoBenchText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	if err := Text(&out, c); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := write(t, Text, c)
 	for _, want := range []string{"go test -bench: base = base, head = head; median time per op", " X-2 ", "10.10ns", "12.10ns", "REGRESSION"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("output lacks %q:\n%s", want, s)

@@ -21,11 +21,7 @@ var linkRE = regexp.MustCompile(`\]\(([^)#][^)]*)\)`)
 // or SVG. It returns the report's text.
 func checkLinks(t *testing.T, dir string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, ReportName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(data)
+	md := readReport(t, dir)
 	linked := map[string]bool{}
 	for _, m := range linkRE.FindAllStringSubmatch(md, -1) {
 		linked[m[1]] = true
@@ -78,6 +74,28 @@ func checkLinks(t *testing.T, dir string) string {
 // that rows can be matched as text.
 var spaced = regexp.MustCompile(` {2,}`)
 
+// readReport returns dir/REPORT.md.
+func readReport(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ReportName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// checkContains asserts that md, its table padding collapsed (spaced),
+// contains every string of wants.
+func checkContains(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	md = spaced.ReplaceAllString(md, " ")
+	for _, want := range wants {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+}
+
 func TestWriteOneFile(t *testing.T) {
 	t.Parallel()                                       // PNG rendering is slow under -race
 	dir := filepath.Join(t.TempDir(), "out", "report") // created by Write
@@ -100,7 +118,7 @@ func TestWriteOneFile(t *testing.T) {
 			t.Errorf("REPORT.md does not show %s.png as an image with its SVG linked", chart)
 		}
 	}
-	for _, want := range []string{
+	checkContains(t, md,
 		"## results/alpha.json",
 		"| [results/alpha.json](#resultsalphajson) | msgpass, ns/cell | 15 | 118 (2 failed) | v0.1.0 (abc1234) | 2025-03-01 12:00, 1m30s |",
 		"Machine: alpha, Test CPU @ 3.0GHz, 2 logical CPUs, linux/amd64, 6.1.0, governor performance, 8.0 GiB, go1.26.0.",
@@ -111,11 +129,7 @@ func TestWriteOneFile(t *testing.T) {
 		"| ocaml batch-size=16 | 185.4 ± 3.6 |", "| 6 (2 failed) |",
 		"| Configuration | gc cycles | gc time [ms] | gc cpu [%] | total pause [ms] | max pause [ms] | stopping time [µs] | peak heap [MB] | peak RSS [MB] |",
 		"Failed runs:", "- **ocaml batch-size=16**, run 0: worker exited with status 2",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("REPORT.md lacks %q", want)
-		}
-	}
+	)
 	// A scan compares unequal work: relatives per cell, one reference per
 	// parameter set, never on wall time.
 	if strings.Contains(md, "| Relative ± σ |") {
@@ -142,16 +156,13 @@ var gcHeader = regexp.MustCompile(`(?m)^\| Configuration +\| gc cycles +\|`)
 // one counters table per file, a loud word on every modified file, and one
 // time unit per column.
 func TestLineBudgetAndOneGCTablePerFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files, names := committedShape()
 	if err := write(dir, files, names, false); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ReportName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(data)
+	md := readReport(t, dir)
 	if n := strings.Count(md, "\n"); n > 400 {
 		t.Errorf("REPORT.md of the committed results' shape is %d lines, want at most 400", n)
 	}
@@ -199,15 +210,11 @@ func TestWriteSeveralFilesSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := spaced.ReplaceAllString(checkLinks(t, dir), " ")
-	for _, want := range []string{
+	checkContains(t, md,
 		"## Side by side", "(all-msgpass-cell-bars.png)", "| File | Machine |", "| m1/results.json | alpha, ", "| m2/results.json | beta, ",
 		"## m1/results.json", "## m2/results.json", "(results-bars.png)", "(results-2-bars.png)", "(results-2-scan-batch-size.png)",
 		"| ocaml batch-size=4096 (reference) |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("REPORT.md lacks %q", want)
-		}
-	}
+	)
 	// The callback file shares no chart with the message-passing ones.
 	if strings.Contains(md, "all-callback") {
 		t.Error("a side-by-side chart for a workload held by one file")
@@ -244,6 +251,7 @@ func TestWriteIsDeterministic(t *testing.T) {
 }
 
 func TestWriteAllRunsFailed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := scanFile(1, "alpha", 1, 0)
 	f.Results = f.Results[:2]
@@ -257,18 +265,11 @@ func TestWriteAllRunsFailed(t *testing.T) {
 	if err := Write(dir, []*harness.File{f}, nil); err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, ReportName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"## file 1", "No chart: no run succeeded.", "timeout after 30s", "| — | — |", "0 (8 failed)"} {
-		if !strings.Contains(spaced.ReplaceAllString(string(md), " "), want) {
-			t.Errorf("REPORT.md lacks %q", want)
-		}
-	}
+	checkContains(t, readReport(t, dir), "## file 1", "No chart: no run succeeded.", "timeout after 30s", "| — | — |", "0 (8 failed)")
 }
 
 func TestWriteErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := scanFile(1, "alpha", 1, 0)
 	blocker := filepath.Join(dir, "file")
@@ -291,6 +292,7 @@ func TestWriteErrors(t *testing.T) {
 }
 
 func TestCountersSection(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := &harness.File{Schema: harness.Schema, Workload: "msgpass", Unit: "cell", Results: []harness.Result{{
 		Cell: "boxroot", Label: "boxroot",
@@ -305,19 +307,10 @@ func TestCountersSection(t *testing.T) {
 	if err := write(dir, []*harness.File{f}, []string{"r.json"}, false); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ReportName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := spaced.ReplaceAllString(string(data), " ")
-	for _, want := range []string{
+	md := spaced.ReplaceAllString(readReport(t, dir), " ")
+	checkContains(t, md,
 		"Implementation counters (cell.Stater), median over each configuration's successful runs; zero in every run: `live`.",
-		"| Configuration | peak_pools | remote_deletes |", "| boxroot | 125 | 1000 |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("REPORT.md lacks %q", want)
-		}
-	}
+		"| Configuration | peak_pools | remote_deletes |", "| boxroot | 125 | 1000 |")
 	if strings.Contains(md, "999") {
 		t.Error("a failed run's counters leaked into the table")
 	}
@@ -327,6 +320,7 @@ func TestCountersSection(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tool harness.Tool
 		want string

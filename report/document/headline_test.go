@@ -14,6 +14,7 @@ import (
 // reference, cgo-handle's own speed-up is 1.0 and boxroot's is its time
 // ratio (the fixture makes cell i cost i+1 times the control).
 func TestHeadline(t *testing.T) {
+	t.Parallel()
 	f := shapedFile(5, "msgpass", "cell", []string{"ocaml", "boxroot", "ref", "cgo-handle"}, nil, false)
 	f.Reference = ""
 	block, err := Headline([]*harness.File{f}, []string{"results/msgpass.json"})
@@ -51,6 +52,7 @@ func TestHeadline(t *testing.T) {
 // TestUpdateHeadline checks that only the text between the markers
 // changes, and that a file without them is refused untouched.
 func TestUpdateHeadline(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "README.md")
 	before := "# title\n\nintro\n" + HeadlineBegin + "\nold figures\n" + HeadlineEnd + "\n\nafter\n"

@@ -15,8 +15,9 @@ import (
 // by two spaces, every run kept, so that harness.Decode reads it back
 // unchanged, with each result's relative figures filled in by
 // analysis.Annotate (on a copy: f is not modified). HTML characters are not
-// escaped (stderr tails stay readable). Non-finite numbers (NaN, ±Inf) have
-// no JSON form and make JSON fail.
+// escaped (stderr tails stay readable). A file without results (an
+// interruption before the first run finished) writes "results": [].
+// Non-finite numbers (NaN, ±Inf) have no JSON form and make JSON fail.
 func JSON(w io.Writer, f *harness.File) error {
 	if f == nil {
 		return errors.New("JSON export: no results file")
@@ -24,6 +25,9 @@ func JSON(w io.Writer, f *harness.File) error {
 	c := *f
 	c.Schema = harness.Schema
 	c.Results = slices.Clone(f.Results)
+	if c.Results == nil {
+		c.Results = []harness.Result{} // before the first run finishes: "results": [], never null
+	}
 	analysis.Annotate(&c)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,0 +1,181 @@
+package compare
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/report"
+)
+
+// Text writes the comparison as an aligned table: one row per
+// configuration with both medians, the delta with its interval, the
+// p-value, the verdict (and the gate) and the conclusion (what the row
+// rules out, Conclusion), closed by the geomean; then the method, the
+// summary line and every warning. It is TextWidth with no
+// terminal width.
+func Text(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 0) }
+
+// TextWidth is Text for a terminal cols columns wide (0: unknown, or not a
+// terminal): when the table is wider, it leaves out the runs an
+// inconclusive row still needs from the gate column (the summary line
+// states them), then the p column, the delta interval and the verdict, and
+// last wraps the conclusion (textLayout), never leaving it out; the method,
+// summary and warning lines wrap at spaces.
+func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s\n", report.WrapWords(fmt.Sprintf("%s: base = %s, head = %s; %s%s",
+		cmp.Or(c.Workload, "results"), c.Base.Name, c.Head.Name, measure(c), medianCI(c)), cols, 0, "  "))
+	var layouts []func() (string, error)
+	for _, l := range textLayouts {
+		layouts = append(layouts, func() (string, error) { return textTable(c, l) })
+	}
+	table, err := report.FirstFit(cols, layouts...)
+	if err != nil {
+		return err
+	}
+	buf.WriteString(table)
+	fmt.Fprintf(&buf, "method: %s\n", report.WrapWords(Method(c), cols, len("method: "), "  "))
+	fmt.Fprintln(&buf, report.WrapWords(SummaryLine(c), cols, 0, "  "))
+	if len(c.Warnings) > 0 {
+		fmt.Fprintln(&buf, "warnings:")
+		for _, warn := range c.Warnings {
+			fmt.Fprintf(&buf, "  - %s\n", report.WrapWords(warn, cols, len("  - "), "    "))
+		}
+	}
+	if _, err := w.Write(trimLines(buf.Bytes())); err != nil {
+		return fmt.Errorf("compare: write text: %w", err)
+	}
+	return nil
+}
+
+// textLayout is how much of Text's table a terminal's width leaves: the
+// widest layout shows every column, and each narrower one gives up one
+// more thing, keeping what the wider ones gave up. The conclusion stays:
+// every row says what it ruled out.
+type textLayout int
+
+const (
+	allColumns textLayout = iota
+	// shortGate: the gate cells leave out the runs still needed (the
+	// summary line keeps them).
+	shortGate
+	// noP: no p column (the Markdown details keep it).
+	noP
+	// noInterval: no delta interval (the conclusion states its bound that
+	// matters).
+	noInterval
+	// noVerdict: no verdict column (the conclusion says "slower by at
+	// least" or "faster by at least" when the change is significant).
+	noVerdict
+	// wrapConclusion: the conclusion wraps over lines of conclusionWrap
+	// characters.
+	wrapConclusion
+)
+
+// textLayouts are the layouts, widest first.
+var textLayouts = []textLayout{allColumns, shortGate, noP, noInterval, noVerdict, wrapConclusion}
+
+// conclusionWrap is the conclusion column's width in the narrowest layout.
+const conclusionWrap = 18
+
+// textTable renders Text's table in layout l.
+func textTable(c *analysis.Comparison, l textLayout) (string, error) {
+	var buf bytes.Buffer
+	gate := c.Threshold > 0
+	type column struct {
+		head  string
+		align tw.Align
+		cell  func(r analysis.Row) string
+		foot  func() string
+	}
+	none := func() string { return "" }
+	cols := []column{
+		{"benchmark", tw.AlignLeft, func(r analysis.Row) string { return rowName(c, r) }, func() string { return "geomean" }},
+		{"base", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Base) }, func() string { return seconds(c.Geomean.Base) }},
+		{"head", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Head) }, func() string { return seconds(c.Geomean.Head) }},
+		{"delta", tw.AlignRight, func(r analysis.Row) string { return pct(r.Delta, 2) }, func() string { return pct(c.Geomean.Delta, 2) }},
+	}
+	if l < noInterval {
+		cols = append(cols, column{"delta interval", tw.AlignLeft, interval, none})
+	}
+	if l < noP {
+		cols = append(cols, column{"p", tw.AlignLeft, func(r analysis.Row) string { return pValue(c, r) }, none})
+	}
+	if l < noVerdict {
+		cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
+	}
+	if gate {
+		cols = append(cols, column{"gate " + pctPlain(c.Threshold), tw.AlignLeft, func(r analysis.Row) string {
+			if l >= shortGate && r.Gate == analysis.Inconclusive {
+				return "inconclusive"
+			}
+			return gateText(r)
+		}, none})
+	}
+	conclusion := Conclusion
+	if l >= wrapConclusion {
+		conclusion = func(r analysis.Row) string {
+			return report.WrapWords(Conclusion(r), conclusionWrap, 0, "")
+		}
+	}
+	cols = append(cols, column{"conclusion", tw.AlignLeft, conclusion, none})
+	var header []any
+	var align []tw.Align
+	for _, col := range cols {
+		header = append(header, col.head)
+		align = append(align, col.align)
+	}
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Symbols: tw.NewSymbols(tw.StyleLight),
+			Borders: tw.BorderNone,
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.On, ShowFooterLine: tw.On},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithFooterAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+	)
+	t.Header(header...)
+	for _, r := range c.Rows {
+		var cells []any
+		for _, col := range cols {
+			cells = append(cells, col.cell(r))
+		}
+		if err := t.Append(cells...); err != nil {
+			return "", fmt.Errorf("compare: text table: %w", err)
+		}
+	}
+	if c.Geomean.OK {
+		var foot []any
+		for _, col := range cols {
+			foot = append(foot, col.foot())
+		}
+		t.Footer(foot...)
+	}
+	if err := t.Render(); err != nil {
+		return "", fmt.Errorf("compare: text table: %w", err)
+	}
+	return buf.String(), nil
+}
+
+// trimLines drops trailing blanks from every line.
+func trimLines(b []byte) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimRight(l, " ")
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
