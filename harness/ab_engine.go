@@ -11,9 +11,9 @@ import (
 // The A/B engine: ExecuteAB and the rounds, looks and balance of its
 // session (see "A/B sessions" in doc.go).
 
-// autoPlanRounds is how many measured rounds (one ABBA block) pace the
+// AutoPlanRounds is how many measured rounds (one ABBA block) pace the
 // automatic plan.
-const autoPlanRounds = 2
+const AutoPlanRounds = 2
 
 // ExecuteAB measures the benchmarks on both sides in ABBA order, asking the
 // rule to decide at the planned looks, until it says done, the last look is
@@ -134,10 +134,10 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 		}
 		runs := e.runsPerSide()
 		// Once, after the first block (balance resets paceRounds).
-		if e.rounds == autoPlanRounds && e.paceRounds == e.rounds {
+		if e.rounds == AutoPlanRounds && e.paceRounds == e.rounds {
 			e.balance()
 		}
-		if e.plan == nil && e.rounds >= autoPlanRounds {
+		if e.plan == nil && e.rounds >= AutoPlanRounds {
 			// The plan depends on the rounds' pace only, never on what
 			// they measured.
 			perRound, _ := e.perRound()
@@ -202,14 +202,22 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 	}
 }
 
-// maxReps bounds the pairs a fast benchmark makes per round.
-const maxReps = 16
+// MaxPairsPerRound bounds the pairs a fast benchmark makes per round.
+const MaxPairsPerRound = 16
+
+// PairsPerRound is the pairs a benchmark whose mean run takes mean makes
+// per round when the slowest benchmark's takes slowest: round(slowest /
+// mean), between 1 and MaxPairsPerRound. balance applies it; a model of a
+// session (cmd/gatecheck's replay) calls it too.
+func PairsPerRound(slowest, mean float64) int {
+	return min(MaxPairsPerRound, max(1, int(math.Round(slowest/mean))))
+}
 
 // balance gives each benchmark about the same share of the remaining time,
 // from the first rounds' pace alone (each benchmark's mean process wall
 // time per run over both sides, never the difference between the sides):
 // benchmark i makes reps[i] = round(slowest mean / its mean) pairs per
-// round, between 1 and maxReps. Without it every benchmark makes one pair
+// round, between 1 and MaxPairsPerRound. Without it every benchmark makes one pair
 // per round and the slowest takes most of the budget (cgo-handle's runs
 // last ten times ocaml's). The looks still count the runs of the slowest
 // benchmark (runsPerSide); faster ones have more pairs at each look.
@@ -233,7 +241,7 @@ func (e *abEngine) balance() {
 		if m <= 0 {
 			continue
 		}
-		e.reps[i] = min(maxReps, max(1, int(math.Round(slowest/m))))
+		e.reps[i] = PairsPerRound(slowest, m)
 		before += m
 		after += float64(e.reps[i]) * m
 	}
@@ -322,7 +330,7 @@ func (e *abEngine) look(l Look) bool {
 // doneTotal the number made.
 func (e *abEngine) plannedTotal() int {
 	n := 0
-	last := autoPlanRounds // until the automatic plan is made
+	last := AutoPlanRounds // until the automatic plan is made
 	if len(e.plan) > 0 {
 		last = e.plan[len(e.plan)-1]
 	}

@@ -216,7 +216,7 @@ func TestSummaryNamesCallbackVariants(t *testing.T) {
 
 // A scan of one cell over batch sizes does different work per run: the
 // relatives are per cell, and the big batch, slower per run but cheaper
-// per cell, is the reference (issue 14's check).
+// per cell, is the reference.
 func TestSummaryScanIsPerCell(t *testing.T) {
 	t.Parallel()
 	f := seedFile()

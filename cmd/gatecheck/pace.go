@@ -5,7 +5,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -23,11 +22,8 @@ type pace struct {
 }
 
 // autoPlanRounds is the rounds of the first ABBA block, after which the
-// engine balances the benchmarks and plans the looks (harness/ab.go).
-const autoPlanRounds = 2
-
-// maxReps bounds the pairs a benchmark makes per round (harness/ab.go).
-const maxReps = 16
+// engine balances the benchmarks and plans the looks.
+const autoPlanRounds = harness.AutoPlanRounds
 
 // paceOf times the rounds of a recorded session from its runs' start times
 // and its last look.
@@ -147,7 +143,7 @@ func (t *template) scaled(budget time.Duration, keep map[string]bool, rule *anal
 	for i := range s.benches {
 		b := &s.benches[i]
 		if slowest > 0 && b.blockNs > 0 {
-			b.reps = min(maxReps, max(1, int(math.Round(slowest/b.blockNs))))
+			b.reps = harness.PairsPerRound(slowest, b.blockNs)
 		}
 		keptRound += float64(b.reps) * (b.pairNs + 2*over)
 	}

@@ -111,7 +111,7 @@ func (rep *ReplayReport) targets() string {
 		return "**not met**"
 	}
 	var b strings.Builder
-	b.WriteString("\nTargets (issue 24), by this replay:\n\n")
+	b.WriteString("\nTargets, by this replay:\n\n")
 	alarms, detect := meets(rep.Rates)
 	if r, ok := find(rep.Rates, "A/A: false alarms per row"); ok {
 		fmt.Fprintf(&b, "- A/A false alarms at most 1%% of rows, upper bound at most 1.5%%: %.2f%% (%.2f%% – %.2f%%): %s.\n", 100*r.Rate, 100*r.Lo, 100*r.Hi, word(alarms))

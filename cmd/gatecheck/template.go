@@ -16,7 +16,7 @@ import (
 // rounds that `ab` (harness.ExecuteAB with analysis.Sequential, automatic
 // looks) gave it, and every pair of runs it measured.
 //
-// What the A/B engine does, and the template keeps (harness/ab.go):
+// What the A/B engine does, and the template keeps (harness/ab_engine.go):
 //   - Rounds 1 and 2 make one pair of every benchmark; then balance() fixes
 //     reps[i] pairs per round for benchmark i (the slowest makes 1), so after
 //     R rounds benchmark i has 2 + (R−2)·reps[i] pairs (R ≤ 2: R pairs).
