@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +16,7 @@ import (
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/internal/gitrev"
-	"github.com/rootbench/rootbench/report"
+	"github.com/rootbench/rootbench/report/bisectreport"
 )
 
 func newBisectCmd() *cobra.Command {
@@ -94,16 +93,9 @@ type bisectPlan struct {
 	// tracked are the labels of the rows the confirmation found regressed:
 	// the rows later steps run and judge.
 	tracked map[string]bool
-	steps   []bisectStep
 	// lastNotes is the handshake's notes last printed, the commit's hash
 	// replaced (see sayNotes).
 	lastNotes string
-}
-
-// bisectStep is a step as the report shows it.
-type bisectStep struct {
-	step    bisect.Step
-	outcome bisect.Outcome
 }
 
 // resolveBisect checks every flag and the range before anything builds.
@@ -175,20 +167,19 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		Oracle: bp.oracle,
 		Alpha:  bp.alpha,
 		OnStep: func(s bisect.Step, o bisect.Outcome) {
-			bp.steps = append(bp.steps, bisectStep{step: s, outcome: o})
 			if bp.format == "text" {
-				fmt.Fprintln(stepsOut, stepLine(s, o))
+				fmt.Fprintln(stepsOut, bisectreport.StepLine(s, o))
 			}
 		},
 	})
 	changes := bp.changesLine(ctx, res)
 	if bp.format == "markdown" {
-		if err := bp.markdown(stdout, res, changes); err != nil {
+		if err := bisectreport.Markdown(stdout, res, changes); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, wrapMessage(resultLine(res), bp.ropts.Width))
+		fmt.Fprintln(stdout, wrapMessage(bisectreport.ResultLine(res), bp.ropts.Width))
 		if changes != "" {
 			fmt.Fprintln(stdout, wrapMessage(changes, bp.ropts.Width))
 		}
@@ -367,69 +358,6 @@ func oneLine(s string) string {
 	return line
 }
 
-// stepName is "2/8", "1/8 (confirm)" or "3/8 retry".
-func stepName(s bisect.Step) string {
-	var tags []string
-	if s.Kind != bisect.Search {
-		tags = append(tags, s.Kind.String())
-	}
-	if s.Attempt > 1 {
-		tags = append(tags, "retry")
-	}
-	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
-	if len(tags) > 0 {
-		n += " " + strings.Join(tags, ", ")
-	}
-	return n
-}
-
-// stepLine is one step of the text report, in two lines: the step, commit
-// and subject, cut to fit 80 columns; then the verdict with the tracked
-// rows' estimates and intervals, and the runs (wrapped on a terminal by
-// the caller).
-func stepLine(s bisect.Step, o bisect.Outcome) string {
-	verdict := o.Verdict.String()
-	detail := o.Detail
-	if o.Err != nil {
-		verdict, detail = "error", o.Err.Error()
-	}
-	if s.Kind == bisect.Verify {
-		verdict += " against its parent " + s.Good.Short
-	}
-	name := fmt.Sprintf("%-13s", stepName(s))
-	// The subject takes what 80 columns leave of the first line, at most 50.
-	head := fmt.Sprintf("step %s %s  ", name, s.Commit.Short)
-	subject := s.Commit.SubjectUpTo(min(50, 80-utf8.RuneCountInString(head)))
-	return fmt.Sprintf("%s%s\n    %s: %s", head, subject, verdict, detail)
-}
-
-// resultLine says how the bisection ended, and the culprit with its subject.
-func resultLine(res bisect.Result) string {
-	spent := fmt.Sprintf("%d step(s); false-alarm levels spent %.3g of %.3g", len(res.Steps), res.Spent, res.Alpha)
-	switch res.Status {
-	case bisect.Found:
-		return fmt.Sprintf("culprit: %s %s\n(slower than good and than its parent %s; %s)", res.Culprit.Short, res.Culprit.Subject, res.Parent.Short, spent)
-	case bisect.Ambiguous:
-		var cs []string
-		for _, c := range res.Candidates {
-			cs = append(cs, c.String())
-		}
-		return fmt.Sprintf("ambiguous: skipped commits leave %d candidates:\n  %s\n(%s)", len(cs), strings.Join(cs, "\n  "), spent)
-	case bisect.NoRegression:
-		return fmt.Sprintf("no regression: %s is not slower than %s beyond the gate (%s)", res.Bad.Short, res.Good.Short, spent)
-	case bisect.NotReproducible:
-		return fmt.Sprintf("not reproducible: the search ended, but %s against %s, judged again, was no longer slower beyond the gate; no culprit named (the machine may have changed under the bisection). Candidates the search left: %s (%s)",
-			res.Bad.Short, res.Good.Short, commitList(res.Candidates), spent)
-	case bisect.Unverified:
-		c := res.Candidates[0]
-		return fmt.Sprintf("unverified: the search left %s %s, but against its parent %s it was not slower beyond the gate; no culprit named (the slowdown may be spread over several commits, or the machine changed) (%s)",
-			c.Short, c.Subject, res.Parent.Short, spent)
-	case bisect.NotConfirmed:
-		return fmt.Sprintf("not confirmed: %s against %s stayed undecided (%s); a longer --max-time may decide", res.Bad.Short, res.Good.Short, spent)
-	}
-	return fmt.Sprintf("unfinished: %v (%s)", res.Err, spent)
-}
-
 // changesLine says which directories the commit the search left changes
 // against its parent, for the reader to judge whether it could have made
 // the benchmark slower (a commit that changes no code the benchmark runs
@@ -453,37 +381,3 @@ func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string
 		"before you blame it, judge it against its parent across layouts (rootbench ab " +
 		"--base-rev " + res.Parent.Short + " --head-rev " + c.Short + " --layouts 0,5,9,13,17,21)."
 }
-
-// commitList is "a1b2c3d, e4f5a6b".
-func commitList(cs []gitrev.Commit) string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Short)
-	}
-	return strings.Join(out, ", ")
-}
-
-// markdown writes the steps as a table and the result, for an issue
-// comment.
-func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result, changes string) error {
-	fmt.Fprintf(w, "### rootbench bisect: %s..%s\n\n", res.Good.Short, res.Bad.Short)
-	var rows [][]string
-	for _, s := range bp.steps {
-		verdict, detail := s.outcome.Verdict.String(), s.outcome.Detail
-		if s.outcome.Err != nil {
-			verdict, detail = "error", s.outcome.Err.Error()
-		}
-		rows = append(rows, []string{stepName(s.step), "`" + s.step.Commit.Short + "`", mdEscape(s.step.Commit.Subject), verdict, mdEscape(detail)})
-	}
-	if err := report.MarkdownTable(w, []string{"step", "commit", "subject", "verdict", "estimate [interval]; runs"}, rows, nil); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n**%s**\n", strings.ReplaceAll(resultLine(res), "\n", " "))
-	if changes != "" {
-		fmt.Fprintf(w, "\n%s\n", mdEscape(changes))
-	}
-	return nil
-}
-
-// mdEscape keeps a cell's text from breaking the Markdown table.
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
@@ -153,22 +151,6 @@ func TestBisectSaysNotesOnce(t *testing.T) {
 	want := "ab: base (000000000000) and head (aaaaaaaaaaaa) predate passes\nab: base (000000000000) predates passes\n"
 	if out.String() != want {
 		t.Errorf("notes said:\n%s\nwant:\n%s", out.String(), want)
-	}
-}
-
-// TestStepLineFits: a step's first line fits 80 columns whatever its name
-// ("2/5 confirm, retry" is longer than the usual column of 13).
-func TestStepLineFits(t *testing.T) {
-	c := gitrev.Commit{Hash: strings.Repeat("a", 40), Short: "aaaaaaa", Subject: strings.Repeat("a long subject ", 10)}
-	for _, s := range []bisect.Step{
-		{Number: 3, Planned: 9, Attempt: 1, Kind: bisect.Search, Commit: c},
-		{Number: 2, Planned: 5, Attempt: 2, Kind: bisect.Confirm, Commit: c},
-		{Number: 12, Planned: 12, Attempt: 3, Kind: bisect.Recheck, Commit: c},
-	} {
-		first, _, _ := strings.Cut(stepLine(s, bisect.Outcome{Verdict: bisect.Good, Detail: "d"}), "\n")
-		if n := utf8.RuneCountInString(first); n > 80 {
-			t.Errorf("%d columns: %q", n, first)
-		}
 	}
 }
 
