@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report"
@@ -146,13 +146,12 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 // abPlan is what the ab flags resolve to.
 type abPlan struct {
 	opts     harness.ABOptions
-	pin      string                     // --pin, rendered into each side's worker arguments
-	repo     *gitrev.Repo               // with revisions: the repository they are built from
-	pkg      string                     // and the main package built, relative to its top
-	revs     []*revSide                 // the sides given as revisions, built when the session starts
-	revOf    []int                      // revs[i] is side revOf[i] (0 base, 1 head)
-	built    map[*harness.Side]*revSide // the sides built from revisions, for the header
-	rule     analysis.Sequential        // the sequential rule: looks, alpha per look, outcomes
+	pin      string              // --pin, rendered into each side's worker arguments
+	repo     *gitrev.Repo        // with revisions: the repository they are built from
+	baseRev  *revSide            // the base given as a revision (nil: a binary)
+	headRev  *revSide            // the head given as a revision (nil: a binary)
+	runner   *absession.Runner   // builds the revisions and runs the sessions
+	rule     analysis.Sequential // the sequential rule: looks, alpha per look, outcomes
 	format   string
 	export   string
 	gcTables bool
@@ -212,7 +211,6 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 		return fmt.Errorf("--fail-on-regression: %w", err)
 	}
 	p.rule.BaseName, p.rule.HeadName = "base", "head"
-	o.Rule = &p.rule
 	switch af.format {
 	case "text", "markdown":
 	default:
@@ -293,50 +291,31 @@ func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
 			return err
 		}
 	}
+	p.runner = &absession.Runner{}
 	if af.baseRev != "" {
-		p.revs, p.revOf = append(p.revs, &revSide{flag: "--base-rev", rev: af.baseRev}), append(p.revOf, 0)
+		p.baseRev = &revSide{flag: "--base-rev", rev: af.baseRev}
 	}
 	if af.headRev != "" || (af.baseRev != "" && af.head == "") {
-		p.revs, p.revOf = append(p.revs, &revSide{flag: "--head-rev", rev: af.headRev, workTree: af.headRev == ""}), append(p.revOf, 1)
+		p.headRev = &revSide{flag: "--head-rev", rev: af.headRev, workTree: af.headRev == ""}
 	}
-	if len(p.revs) == 0 {
+	if p.baseRev == nil && p.headRev == nil {
 		return nil
 	}
 	if p.repo, err = openRepo(af.repo); err != nil {
 		return err
 	}
-	if p.pkg, err = buildPackage(p.repo, af.pkg); err != nil {
+	pkg, err := buildPackage(p.repo, af.pkg)
+	if err != nil {
 		return err
 	}
-	for _, r := range p.revs {
+	p.runner = &absession.Runner{Repo: p.repo, Package: pkg, Progress: p.out}
+	for _, r := range []*revSide{p.baseRev, p.headRev} {
+		if r == nil {
+			continue
+		}
 		if err := r.resolve(ctx, p.repo); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// buildSides builds the sides given as revisions (or takes them from the
-// cache), linked in layout ("": as the environment says; see layoutEnv),
-// with a progress line on the plan's output.
-func (p *abPlan) buildSides(ctx context.Context, layout string) error {
-	if len(p.revs) == 0 {
-		return nil
-	}
-	b := newBuilder(p.repo, p.pkg, p.out)
-	b.Env = layoutEnv(layout)
-	for i, r := range p.revs {
-		side := &p.opts.Base
-		if p.revOf[i] == 1 {
-			side = &p.opts.Head
-		}
-		if err := r.build(ctx, b, side); err != nil {
-			return err
-		}
-		if p.built == nil {
-			p.built = map[*harness.Side]*revSide{}
-		}
-		p.built[side] = r
 	}
 	return nil
 }
@@ -397,37 +376,41 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 	if len(p.layouts) > 0 {
 		return p.acrossLayouts(ctx, stdout, caught)
 	}
-	f, v, err := p.session(ctx, stdout, caught, "")
+	res, err := p.session(ctx, stdout, caught, "")
 	if err != nil {
 		return err
 	}
-	return abExit(f, v)
+	return exitWith(res.Exit())
 }
 
-// session builds the sides (linked in layout, "" for as the environment
-// says), runs one session, and prints its comparison. The export, when
-// asked for, is written after every look (marked partial until the session
-// ends) and at the end; a session that measured nothing never touches it.
-// The error is what the session's exit status is when it ended early:
-// interrupted, a build or a worker that failed.
-func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os.Signal, layout string) (*harness.ABFile, *analysis.SessionVerdict, error) {
-	o := &p.opts
-	p.rule.Err = nil
-	if err := p.buildSides(ctx, layout); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
-		}
-		return nil, nil, usageError(err)
+// session runs one session (absession), its sides linked in layout (""
+// for as the environment says), and prints it: the handshake's notes and
+// the session's header before it runs, its comparison once it is judged.
+// The export, when asked for, is written after every look (marked partial
+// until the session ends) and at the end; a session that measured nothing
+// never touches it. The error is what the session's exit status is when it
+// ended early: interrupted, a build or a worker that failed.
+func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os.Signal, layout string) (*absession.Result, error) {
+	sess, err := p.runner.Prepare(ctx, absession.Spec{
+		Options: p.opts, Rule: p.rule, Base: p.baseRev.spec(), Head: p.headRev.spec(), Layout: layout, Pin: p.pin,
+	})
+	var se *absession.SideError
+	switch {
+	case errors.As(err, &se) && ctx.Err() != nil:
+		return nil, &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted while building: %w", err)}
+	case err != nil:
+		return nil, usageError(err)
 	}
-	if err := prepareSides(ctx, o, p.pin, p.out); err != nil {
-		return nil, nil, usageError(err)
-	}
+	// The next layout's session matches the sides from the parameters
+	// this one measured.
+	p.opts.Benchmarks = sess.Options.Benchmarks
+	fmt.Fprint(p.out, sess.NotesText())
+	o := &sess.Options
 	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
 	if p.rule.Looks == nil {
 		looks = fmt.Sprintf("%d looks planned from the first rounds' pace", p.rule.MaxLooks())
 	}
-	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n",
-		describeSide(&o.Base, p.built), describeSide(&o.Head, p.built))
+	fmt.Fprintf(p.out, "ab: base %s\n    head %s\n", describeSide(&o.Base, p.baseRev), describeSide(&o.Head, p.headRev))
 	if c := p.changesLine(ctx); c != "" {
 		fmt.Fprintf(p.out, "    %s\n", c)
 	}
@@ -435,7 +418,6 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 		len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
 	export := layoutExport(p.export, layout)
 	var exportErr error
-	o.OnLook = nil
 	if export != "" {
 		o.OnLook = func(f *harness.ABFile) {
 			if exportErr == nil && measured(f) {
@@ -445,47 +427,30 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 		}
 	}
 
-	f, runErr := harness.ExecuteAB(ctx, *o)
-	if f == nil {
-		if runErr == nil {
-			runErr = fmt.Errorf("the harness returned no results")
-		}
-		return nil, nil, runErr
+	res, err := sess.Run(ctx)
+	if err != nil {
+		return nil, err
 	}
-	f.Layout = layout
-	// The final files hold the runs of the last look (sampling stops at a
-	// look), now marked complete: judged again, they give the last look's
-	// decisions without its "partial" warnings. Only a session that ended
-	// because every benchmark failed has runs after its last look, and its
-	// status comes from the failures.
+	f := res.File
 	sig := caught()
-	var v *analysis.SessionVerdict
-	if sig == nil && runErr == nil {
-		v = p.rule.Verdict(f, o.IgnoreFailure)
-		f.Gate = v.Gate
-	}
 	if export != "" && measured(f) {
 		if err := writeABFile(export, f); err != nil {
-			return nil, nil, &exitError{code: exitFailed, err: err}
+			return nil, &exitError{code: exitFailed, err: err}
 		}
 	}
 	if exportErr != nil {
-		return nil, nil, &exitError{code: exitFailed, err: exportErr}
+		return nil, &exitError{code: exitFailed, err: exportErr}
 	}
 	if sig != nil {
-		code := exitInterrupted
-		if sig == syscall.SIGTERM {
-			code = exitTerminated
-		}
-		return nil, nil, &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d look(s)%s", signalLabel(sig), len(f.Looks), exportedNote(export, f))}
+		return nil, interruptedError(sig, " after %d look(s)%s", len(f.Looks), exportedNote(export, f))
 	}
-	if runErr != nil {
-		return nil, nil, &exitError{code: exitFailed, err: runErr}
+	if res.Err != nil {
+		return nil, &exitError{code: exitFailed, err: res.Err}
 	}
-	if err := p.print(stdout, f, v.Comparison, v.Err, layout); err != nil {
-		return nil, nil, err
+	if err := p.print(stdout, o, f, res.Verdict.Comparison, res.Verdict.Err, layout); err != nil {
+		return nil, err
 	}
-	return f, v, nil
+	return res, nil
 }
 
 // measured reports whether the session measured anything: a successful
@@ -503,19 +468,6 @@ func measured(f *harness.ABFile) bool {
 	return false
 }
 
-// abExit maps the session's verdict to the exit status.
-func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
-	code := v.Outcome.ExitCode()
-	if code == 0 {
-		return nil
-	}
-	reason := v.Reason
-	if v.Outcome == analysis.Inconclusive {
-		reason = fmt.Sprintf("inconclusive after %s (%s): %s", sessionLength(f), f.Stopped, v.Reason)
-	}
-	return &exitError{code: code, err: errors.New(reason)}
-}
-
 // print writes the comparison and the GC tables; when there is no
 // comparison (gerr), the session line and why.
 //
@@ -524,9 +476,9 @@ func abExit(f *harness.ABFile, v *analysis.SessionVerdict) error {
 // the answer to that note. In Markdown it is folded (a details element
 // whose summary gives the session's gate), so that a comment leads the
 // eye to the combination.
-func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, gerr error, layout string) error {
+func (p *abPlan) print(w io.Writer, o *harness.ABOptions, f *harness.ABFile, g *analysis.Comparison, gerr error, layout string) error {
 	var buf bytes.Buffer
-	note := layout == "" && gerr == nil && needsLayoutNote(g, p.opts.Base.Executable, p.opts.Head.Executable)
+	note := layout == "" && gerr == nil && needsLayoutNote(g, o.Base.Executable, o.Head.Executable)
 	if p.format == "markdown" {
 		if layout != "" {
 			gate := "no comparison"
@@ -535,7 +487,7 @@ func (p *abPlan) print(w io.Writer, f *harness.ABFile, g *analysis.Comparison, g
 			}
 			fmt.Fprintf(&buf, "<details><summary>Function layout %s: %s</summary>\n\n", layoutName(layout), gate)
 		}
-		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s%s\n\n", revision(f.Head.Tool), revision(f.Base.Tool), layoutTitle(layout))
+		fmt.Fprintf(&buf, "### rootbench ab: head %s vs base %s%s\n\n", absession.Revision(f.Head.Tool), absession.Revision(f.Base.Tool), layoutTitle(layout))
 		fmt.Fprintf(&buf, "%s\n\n", sessionLine(f))
 		if gerr != nil {
 			fmt.Fprintf(&buf, "No comparison: %s (failed runs: %d on base, %d on head; see the job log).\n",
@@ -587,42 +539,7 @@ func sessionLine(f *harness.ABFile) string {
 		harness.StopInterrupted: "interrupted",
 	}
 	return fmt.Sprintf("ABBA session: base %s, head %s; %s, %d look(s) of %d planned; stopped: %s.",
-		revision(f.Base.Tool), revision(f.Head.Tool), sessionLength(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
-}
-
-// sessionLength is "24 runs per side in 1m12s", or "24-180 runs per side
-// in 3m0s" when faster benchmarks made more pairs (harness balances the
-// budget across benchmarks).
-func sessionLength(f *harness.ABFile) string {
-	fewest, most := -1, 0
-	for _, r := range f.Base.Results {
-		n := len(r.Runs)
-		if fewest < 0 || n < fewest {
-			fewest = n
-		}
-		most = max(most, n)
-	}
-	runs := fmt.Sprint(max(fewest, 0))
-	if most > fewest {
-		runs = fmt.Sprintf("%d-%d", fewest, most)
-	}
-	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
-}
-
-// revision names a build: its short VCS revision, "+modified" for a dirty
-// tree, or its version when it has no revision.
-func revision(t harness.Tool) string {
-	r := t.Revision
-	if len(r) > 12 {
-		r = r[:12]
-	}
-	if r == "" {
-		r = strings.Trim(t.Version, "()") // "(devel)" reads "devel"
-	}
-	if t.Modified {
-		r += "+modified"
-	}
-	return r
+		absession.Revision(f.Base.Tool), absession.Revision(f.Head.Tool), absession.Length(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
 }
 
 // changesLine says which directories differ between the two sides when
@@ -631,14 +548,7 @@ func revision(t harness.Tool) string {
 // rather than at the change. Empty when a side is a binary or git cannot
 // say.
 func (p *abPlan) changesLine(ctx context.Context) string {
-	var base, head *revSide
-	for i, r := range p.revs {
-		if p.revOf[i] == 0 {
-			base = r
-		} else {
-			head = r
-		}
-	}
+	base, head := p.baseRev, p.headRev
 	if base == nil || head == nil {
 		return ""
 	}
@@ -660,18 +570,18 @@ func (p *abPlan) changesLine(ctx context.Context) string {
 	return fmt.Sprintf("change: %s to %s, files in: %s", base.commit.Short, to, gitrev.DirList(dirs))
 }
 
-// describeSide is "path [revision]", or for a side built from git
+// describeSide is "path [revision]", or for a side built from git (r)
 // "revision subject (built from git)", with its extra environment.
-func describeSide(s *harness.Side, built map[*harness.Side]*revSide) string {
+func describeSide(s *harness.Side, r *revSide) string {
 	t, _ := harness.ToolOf(s.Executable, nil)
 	t.Modified = t.Modified || s.Modified
-	d := fmt.Sprintf("%s [%s]", s.Executable, revision(t))
-	if r := built[s]; r != nil {
+	d := fmt.Sprintf("%s [%s]", s.Executable, absession.Revision(t))
+	if r != nil {
 		what := "built from git"
 		if r.workTree {
 			what = "the work tree, built"
 		}
-		d = fmt.Sprintf("%s %s (%s)", revision(t), r.commit.SubjectUpTo(50), what)
+		d = fmt.Sprintf("%s %s (%s)", absession.Revision(t), r.commit.SubjectUpTo(50), what)
 	}
 	if len(s.Env) > 0 {
 		d += " with " + strings.Join(s.Env, " ")
@@ -686,17 +596,6 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
-}
-
-// signalLabel names a signal as SIGINT or SIGTERM.
-func signalLabel(sig os.Signal) string {
-	switch sig {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return sig.String()
 }
 
 func exportedNote(path string, f *harness.ABFile) string {

@@ -6,10 +6,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -264,25 +262,6 @@ func label(cell string, params map[string]string, varied []string) string {
 	return strings.Join(parts, " ")
 }
 
-// commonParams returns the parameters every benchmark shares.
-func commonParams(bs []harness.Benchmark) map[string]string {
-	if len(bs) == 0 {
-		return nil
-	}
-	common := map[string]string{}
-	for k, v := range bs[0].Params {
-		common[k] = v
-	}
-	for _, b := range bs[1:] {
-		for k, v := range common {
-			if b.Params[k] != v {
-				delete(common, k)
-			}
-		}
-	}
-	return common
-}
-
 // setArgs renders parameters as worker --set flags, in a stable order.
 func setArgs(params map[string]string) []string {
 	keys := make([]string, 0, len(params))
@@ -356,11 +335,7 @@ func (s *session) execute(ctx context.Context) error {
 		return &exitError{code: exitFailed, err: err}
 	}
 	if sig := caught(); sig != nil {
-		code := exitInterrupted
-		if sig == syscall.SIGTERM {
-			code = exitTerminated
-		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s): the exports hold what was measured so far (marked partial)", signalLabel(sig))}
+		return interruptedError(sig, ": the exports hold what was measured so far (marked partial)")
 	}
 	if runErr != nil {
 		return &exitError{code: exitFailed, err: runErr}
@@ -382,34 +357,4 @@ func (s *session) execute(ctx context.Context) error {
 		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) failed (see the reasons above; --ignore-failure keeps going and exits 0)", failed)}
 	}
 	return nil
-}
-
-// signalContext cancels ctx on SIGINT or SIGTERM and remembers which came.
-func signalContext(parent context.Context) (context.Context, func(), func() os.Signal) {
-	ctx, cancel := context.WithCancel(parent)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var got os.Signal
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		select {
-		case got = <-ch:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	stop := func() {
-		signal.Stop(ch)
-		cancel()
-		<-done
-	}
-	caught := func() os.Signal {
-		if ctx.Err() == nil {
-			return nil
-		}
-		<-done // the goroutine has returned: got is settled
-		return got
-	}
-	return ctx, stop, caught
 }

@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/report/bisectreport"
@@ -85,11 +84,8 @@ parent, or skipped commits leave several candidates),
 type bisectPlan struct {
 	abPlan
 	search  *bisect.Bisection
-	builder *gitrev.Builder
-	// builders are the builders of --layouts, by layout (layoutBuilder).
-	builders map[string]*gitrev.Builder
-	alpha    float64 // the whole bisection's
-	maxTime  time.Duration
+	alpha   float64 // the whole bisection's
+	maxTime time.Duration
 	// tracked are the labels of the rows the confirmation found regressed:
 	// the rows later steps run and judge.
 	tracked map[string]bool
@@ -135,7 +131,7 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	case err != nil:
 		return nil, err
 	}
-	bp.builder = newBuilder(repo, pkg, bp.out)
+	bp.runner = &absession.Runner{Repo: repo, Package: pkg, Progress: bp.out}
 	bp.repo = repo
 	if af.layouts != "" {
 		if err := bp.resolveLayouts(af); err != nil {
@@ -185,11 +181,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		}
 	}
 	if sig := caught(); sig != nil {
-		code := exitInterrupted
-		if sig == syscall.SIGTERM {
-			code = exitTerminated
-		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d step(s)", signalLabel(sig), len(res.Steps))}
+		return interruptedError(sig, " after %d step(s)", len(res.Steps))
 	}
 	switch res.Status {
 	case bisect.Found:
@@ -203,7 +195,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 // oracle judges one step: an A/B session of the step's commit (head)
 // against good (base), at the step's share of the false-alarm budget; with
 // --layouts, one session per layout, their rows combined
-// (analysis.CompareLayouts) at that share.
+// (absession.AcrossLayouts) at that share.
 func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome {
 	rule := bp.rule
 	rule.Alpha = s.Alpha
@@ -211,72 +203,47 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
+	var stop *stepStop
 	if len(bp.layouts) == 0 {
-		f, v, stop := bp.stepSession(ctx, s, &rule, bp.builder)
-		if stop != nil {
-			return *stop
+		res, err := bp.stepSession(ctx, s, rule, "")
+		if errors.As(err, &stop) {
+			return stop.outcome
 		}
+		v := res.Verdict
 		if v.Comparison == nil {
-			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + sessionLength(f)}
+			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + absession.Length(res.File)}
 		}
-		return bp.judgeStep(s, v.Comparison, sessionLength(f))
+		return bp.judgeStep(s, v.Comparison, absession.Length(res.File))
 	}
-	var sessions []analysis.LayoutSession
-	var runs []string
-	for _, l := range bp.layouts {
-		f, _, stop := bp.stepSession(ctx, s, &rule, bp.layoutBuilder(l))
-		if stop != nil {
-			return *stop
-		}
-		sessions = append(sessions, analysis.LayoutSession{Layout: l, Base: f.Base, Head: f.Head})
-		runs = append(runs, "layout "+l+": "+sessionLength(f))
-	}
-	c, err := analysis.CompareLayouts(sessions, analysis.Options{
-		Alpha: s.Alpha, Threshold: rule.Threshold, BaseName: rule.BaseName, HeadName: rule.HeadName,
+	l, err := absession.AcrossLayouts(bp.layouts, rule, func(_ int, layout string) (*absession.Result, error) {
+		return bp.stepSession(ctx, s, rule, layout)
 	})
-	if err != nil {
-		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(err.Error())}
+	if errors.As(err, &stop) {
+		return stop.outcome
 	}
-	return bp.judgeStep(s, c, fmt.Sprintf("across %d layouts (%s)", len(sessions), strings.Join(runs, ", ")))
+	if l.Err != nil {
+		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(l.Err.Error())}
+	}
+	var runs []string
+	for i, r := range l.Results {
+		runs = append(runs, "layout "+bp.layouts[i]+": "+absession.Length(r.File))
+	}
+	return bp.judgeStep(s, l.Comparison, fmt.Sprintf("across %d layouts (%s)", len(l.Sessions), strings.Join(runs, ", ")))
 }
 
-// layoutBuilder is the step's builder for layout, made once per layout:
-// the plan's, with GOFLAGS for the layout (layoutEnv).
-func (bp *bisectPlan) layoutBuilder(layout string) *gitrev.Builder {
-	if b := bp.builders[layout]; b != nil {
-		return b
-	}
-	b := newBuilder(bp.builder.Repo, bp.builder.Package, bp.builder.Progress)
-	b.Env = layoutEnv(layout)
-	if bp.builders == nil {
-		bp.builders = map[string]*gitrev.Builder{}
-	}
-	bp.builders[layout] = b
-	return b
-}
+// stepStop carries a step's outcome out of its session when the session
+// could not judge it: a build or a worker that failed, or head's runs
+// that failed.
+type stepStop struct{ outcome bisect.Outcome }
 
-// stepSession builds good and the step's commit with builder and runs one
-// session between them under rule. A non-nil stop is the step's outcome
-// when the session could not judge it: a build or a worker that failed,
-// or head's runs that failed.
-func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule *analysis.Sequential, builder *gitrev.Builder) (*harness.ABFile, *analysis.SessionVerdict, *bisect.Outcome) {
-	goodBin, err := builder.Build(ctx, s.Good)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, err)}
-	}
-	bin, err := builder.Build(ctx, s.Commit)
-	var be *gitrev.BuildError
-	switch {
-	case errors.As(err, &be):
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}
-	case err != nil:
-		return nil, nil, &bisect.Outcome{Err: err}
-	}
+func (s *stepStop) Error() string { return "step stopped: " + s.outcome.Verdict.String() }
+
+// stepSession runs one session (absession) of the step's commit against
+// good under rule, both linked in layout. Its error, a *stepStop, is the
+// step's outcome when the session could not judge it.
+func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analysis.Sequential, layout string) (*absession.Result, error) {
 	o := bp.opts
-	o.Base.Executable, o.Head.Executable = goodBin.Path, bin.Path
 	o.MaxTime = time.Duration(float64(bp.maxTime) * max(s.Budget, 1))
-	r := *rule
-	o.Rule = &r
 	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
@@ -286,22 +253,32 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule *anal
 		}
 		o.Benchmarks = kept
 	}
-	o.Benchmarks = slices.Clone(o.Benchmarks)
-	var notes strings.Builder
-	err = prepareSides(ctx, &o, bp.pin, &notes)
-	bp.sayNotes(notes.String(), s.Commit)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
+	sess, err := bp.runner.Prepare(ctx, absession.Spec{
+		Options: o, Rule: rule, Base: &absession.Rev{Commit: s.Good}, Head: &absession.Rev{Commit: s.Commit}, Layout: layout, Pin: bp.pin,
+	})
+	var se *absession.SideError
+	var be *gitrev.BuildError
+	switch {
+	case errors.As(err, &se) && !se.Head:
+		return nil, &stepStop{bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, se.Err)}}
+	case se != nil && errors.As(se.Err, &be):
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}}
+	case se != nil:
+		return nil, &stepStop{bisect.Outcome{Err: se.Err}}
+	case err != nil:
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}}
 	}
-	f, err := harness.ExecuteAB(ctx, o)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Err: err}
+	bp.sayNotes(sess.NotesText(), s.Commit)
+	res, err := sess.Run(ctx)
+	switch {
+	case err != nil:
+		return nil, &stepStop{bisect.Outcome{Err: err}}
+	case res.Err != nil:
+		return nil, &stepStop{bisect.Outcome{Err: res.Err}}
+	case res.Verdict.HeadFailed > 0:
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", res.Verdict.HeadFailed, absession.Length(res.File))}}
 	}
-	v := r.Verdict(f, false)
-	if v.HeadFailed > 0 {
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", v.HeadFailed, sessionLength(f))}
-	}
-	return f, v, nil
+	return res, nil
 }
 
 // judgeStep turns the step's comparison into its verdict: bad when a

@@ -47,6 +47,15 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
+// exitWith is the error of a command that ends with status code (nil for
+// 0), saying why.
+func exitWith(code int, why error) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code, err: why}
+}
+
 func usageError(err error) error {
 	if err == nil {
 		return nil

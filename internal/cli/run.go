@@ -10,6 +10,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
@@ -178,7 +179,7 @@ func planMsgpass(s *session, bf *benchFlags, rf *runFlags, flags *pflag.FlagSet)
 	s.opts.Benchmarks = bs
 	s.opts.Workload = "msgpass"
 	s.opts.Unit = "cell"
-	s.opts.Params = commonParams(bs)
+	s.opts.Params = absession.CommonParams(bs)
 	return note, nil
 }
 
