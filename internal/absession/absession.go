@@ -212,9 +212,10 @@ func (r *Result) Exit() (int, error) {
 	return code, errors.New(reason)
 }
 
-// Length is "24 runs per side in 1m12s", or "24-180 runs per side in
-// 3m0s" when faster benchmarks made more pairs (harness balances the
-// budget across benchmarks).
+// Length is "24 runs per side in 72.0 s", or "24-180 runs per side in
+// 180 s" when faster benchmarks made more pairs (harness balances the
+// budget across benchmarks); "0 runs per side" for a session of no
+// benchmark.
 func Length(f *harness.ABFile) string {
 	fewest, most := -1, 0
 	for _, r := range f.Base.Results {
@@ -225,7 +226,7 @@ func Length(f *harness.ABFile) string {
 		most = max(most, n)
 	}
 	runs := fmt.Sprint(max(fewest, 0))
-	if most > fewest {
+	if fewest >= 0 && most > fewest {
 		runs = fmt.Sprintf("%d-%d", fewest, most)
 	}
 	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
