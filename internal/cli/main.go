@@ -120,19 +120,26 @@ func withUsageOnMissingArgs(cmd *cobra.Command) *cobra.Command {
 // Main runs the command line with os.Args and exits with its status: it
 // returns only when the command succeeded.
 func Main() {
-	root := newRootCmd()
-	root.SetArgs(expandMultiArgFlags(root, os.Args[1:]))
-	err := root.Execute()
-	if err == nil {
-		return
+	if err := execute(newRootCmd(), os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, wrapMessage("rootbench: "+err.Error(), terminalColumns(os.Stderr)))
+		os.Exit(exitCode(err))
 	}
-	fmt.Fprintln(os.Stderr, wrapMessage("rootbench: "+err.Error(), terminalColumns(os.Stderr)))
+}
+
+// execute runs the command line args with root.
+func execute(root *cobra.Command, args []string) error {
+	root.SetArgs(expandMultiArgFlags(root, args))
+	return root.Execute()
+}
+
+// exitCode is the exit status of a command that failed with err.
+func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.code)
+		return ee.code
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors.
-	os.Exit(exitUsage)
+	return exitUsage
 }
 
 // wrapMessage wraps each line of msg at word boundaries for a terminal
