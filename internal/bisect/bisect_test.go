@@ -41,6 +41,14 @@ func (l linear) between(t *testing.T, good, bad int) *Bisection {
 	return b
 }
 
+// linearRange is the bisection of a linear history c0 (good) ... cn
+// (bad), and the history's hashes by index.
+func linearRange(t *testing.T, n int) ([]string, *Bisection) {
+	t.Helper()
+	l := newLinear(n)
+	return l.hashes(), l.between(t, 0, n)
+}
+
 // script is a scripted oracle: a commit is bad when isBad says so; a
 // commit in unbuildable is Unbuildable (except when confirming); a commit
 // in inconclusive is Inconclusive for that many attempts (budgets), then
@@ -127,8 +135,7 @@ func hashes(cs []gitrev.Commit) []string {
 func TestCulpritAtEveryPosition(t *testing.T) {
 	t.Parallel()
 	const n = 9
-	l := newLinear(n)
-	hs, b := l.hashes(), l.between(t, 0, n)
+	hs, b := linearRange(t, n)
 	if got := len(b.Commits()); got != n {
 		t.Fatalf("%d commits in the range, want %d", got, n)
 	}
@@ -178,8 +185,7 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 func TestSkipsLeaveCandidates(t *testing.T) {
 	t.Parallel()
 	const n = 9
-	l := newLinear(n)
-	hs, b := l.hashes(), l.between(t, 0, n)
+	hs, b := linearRange(t, n)
 	for k := 1; k <= n; k++ {
 		for _, skip := range [][]int{{k - 1}, {k}, {k + 1}, {k - 1, k}, {k - 2, k - 1, k, k + 1}, {1, 2, 3, 4, 5, 6, 7, 8}} {
 			unbuildable := map[string]bool{}
@@ -224,8 +230,7 @@ func TestSkipsLeaveCandidates(t *testing.T) {
 func TestInconclusiveRetriedThenSkipped(t *testing.T) {
 	t.Parallel()
 	const n = 9
-	l := newLinear(n)
-	hs, b := l.hashes(), l.between(t, 0, n)
+	hs, b := linearRange(t, n)
 	isBad := func(h string) bool { return slices.Index(hs, h) >= 5 }
 	attempts := func(res Result, h string) []float64 {
 		var budgets []float64
@@ -312,7 +317,7 @@ func TestConfirmation(t *testing.T) {
 
 func TestUnfinished(t *testing.T) {
 	t.Parallel()
-	b := newLinear(8).between(t, 0, 8)
+	_, b := linearRange(t, 8)
 	failing := errors.New("worker crashed")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -374,8 +379,7 @@ func TestStrings(t *testing.T) {
 // it Unverified.
 func TestRecheckNotReproducible(t *testing.T) {
 	t.Parallel()
-	l := newLinear(8)
-	hs, b := l.hashes(), l.between(t, 0, 8)
+	hs, b := linearRange(t, 8)
 	for _, final := range []Verdict{Good, Inconclusive, Bad} {
 		for _, verify := range []Verdict{Good, Inconclusive, Bad} {
 			testRecheck(t, b, hs, final, verify)

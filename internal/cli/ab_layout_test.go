@@ -65,16 +65,7 @@ func TestABLayoutsBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
-			var r result
-			if tc.env != nil { // an environment of its own: a process of its own
-				r = rootbench(t, tc.env, tc.args...)
-			} else {
-				r = inProcess(t, tc.args...)
-			}
-			r.Must(t, exitUsage)
-			if !strings.Contains(r.Stderr, tc.want) || strings.Count(strings.TrimSpace(r.Stderr), "\n") > 0 {
-				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.Stderr)
-			}
+			refusedInOneLine(t, refuse(t, tc.env, tc.args...), tc.want)
 		})
 	}
 }

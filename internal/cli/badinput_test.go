@@ -9,22 +9,6 @@ import (
 	"github.com/rootbench/rootbench/harness"
 )
 
-// refusedInOneLine fails t unless r exited 2 with one line on stderr holding every
-// want.
-func refusedInOneLine(t *testing.T, r result, want ...string) {
-	t.Helper()
-	r.Must(t, exitUsage)
-	msg := strings.TrimSpace(r.Stderr)
-	if strings.Contains(msg, "\n") {
-		t.Errorf("stderr is not one line:\n%s", r.Stderr)
-	}
-	for _, w := range want {
-		if !strings.Contains(msg, w) {
-			t.Errorf("stderr lacks %q:\n%s", w, r.Stderr)
-		}
-	}
-}
-
 // Every command's --fail-on-regression takes what the number parser takes
 // (no hexadecimal, no exponent) and a percentage with its '%': a bare
 // number is refused, since 500 could be 500% or the fraction 500. The
@@ -90,13 +74,7 @@ func TestCellNamedTwiceRefused(t *testing.T) {
 	} {
 		t.Run(strings.Join(append(tc.env, tc.args...), " "), func(t *testing.T) {
 			t.Parallel()
-			var r result
-			if tc.env != nil { // an environment of its own: a process of its own
-				r = rootbench(t, tc.env, tc.args...)
-			} else {
-				r = inProcess(t, tc.args...)
-			}
-			refusedInOneLine(t, r, "twice", "list each cell once")
+			refusedInOneLine(t, refuse(t, tc.env, tc.args...), "twice", "list each cell once")
 		})
 	}
 	// "all" with a named cell runs each once, as --help says.

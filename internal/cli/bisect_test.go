@@ -132,11 +132,7 @@ func TestBisectBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
-			r := inProcess(t, tc.args...)
-			r.Must(t, exitUsage)
-			if !strings.Contains(r.Stderr, tc.want) || strings.Count(strings.TrimSpace(r.Stderr), "\n") > 0 {
-				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.Stderr)
-			}
+			refusedInOneLine(t, inProcess(t, tc.args...), tc.want)
 		})
 	}
 }

@@ -49,10 +49,7 @@ func TestTimeoutIsRecordedAndOthersSurvive(t *testing.T) {
 	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "2",
 		"--timeout", "2s", "--export-json", out)
 	r.Must(t, 1)
-	f, err := harness.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, out)
 	byCell := map[string]harness.Result{}
 	for _, res := range f.Results {
 		byCell[res.Cell] = res
@@ -80,10 +77,7 @@ func TestWorkerFaultsAreRecorded(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
 			r := rootbench(t, nil, "run", "--cell", "ocaml,"+tc.cell, "--niters", "20", "--runs", "2", "--export-json", out)
 			r.Must(t, 1)
-			f, err := harness.Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := mustLoad(t, out)
 			var okRuns int
 			var reason string
 			for _, res := range f.Results {
@@ -142,10 +136,7 @@ func TestInterruptWritesPartialExports(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != want {
 				t.Fatalf("exit: %v, want status %d; stderr:\n%s", err, want, errb.String())
 			}
-			f, err := harness.Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := mustLoad(t, out)
 			if !f.Partial || len(f.Results[0].Runs) != 3 {
 				t.Fatalf("export after %v: partial=%v, ocaml runs %d", sig, f.Partial, len(f.Results[0].Runs))
 			}

@@ -89,6 +89,17 @@ func inProcess(t *testing.T, args ...string) result {
 	return r
 }
 
+// refuse runs a command the CLI must refuse before it runs anything: in
+// this process (inProcess), or in a process of its own when it needs an
+// environment of its own (env not nil).
+func refuse(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	if env != nil {
+		return rootbench(t, env, args...)
+	}
+	return inProcess(t, args...)
+}
+
 // mustLoad loads a results file the CLI wrote, failing t when it cannot.
 func mustLoad(t *testing.T, path string) *harness.File {
 	t.Helper()
@@ -171,5 +182,21 @@ func TestVersionFlagAndCompletion(t *testing.T) {
 	r.Must(t, 0)
 	if !strings.Contains(r.Stdout, "__start_rootbench") {
 		t.Errorf("completion bash is not a bash completion script:\n%.300s", r.Stdout)
+	}
+}
+
+// refusedInOneLine fails t unless r exited 2 with one line on stderr holding every
+// want.
+func refusedInOneLine(t *testing.T, r result, want ...string) {
+	t.Helper()
+	r.Must(t, exitUsage)
+	msg := strings.TrimSpace(r.Stderr)
+	if strings.Contains(msg, "\n") {
+		t.Errorf("stderr is not one line:\n%s", r.Stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, r.Stderr)
+		}
 	}
 }

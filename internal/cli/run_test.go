@@ -62,10 +62,7 @@ func TestExportsHoldEverySample(t *testing.T) {
 	r := rootbench(t, nil, "run", "--cell", "ocaml,boxroot", "--niters", "20", "--runs", "4",
 		"--export-json", p("r.json"), "--export-markdown", p("r.md"), "--export-csv", p("r.csv"), "--export-gobench", p("r.txt"))
 	r.Must(t, 0)
-	f, err := harness.Load(p("r.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, p("r.json"))
 	samples := 0
 	for _, res := range f.Results {
 		for _, run := range res.Runs {
@@ -111,10 +108,7 @@ func TestParameterListLabelsEachConfiguration(t *testing.T) {
 	r := rootbench(t, nil, "run", "--cell", "boxroot", "--niters", "10", "--runs", "1",
 		"--parameter-list", "batch-size=16,1024", "--parameter-list", "scheduler=parallel,sequential", "--export-json", out)
 	r.Must(t, 0)
-	f, err := harness.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, out)
 	labels := map[string]bool{}
 	for _, res := range f.Results {
 		labels[res.Label] = true
@@ -152,10 +146,7 @@ func TestBaselineGate(t *testing.T) {
 
 	// A baseline 100x faster than anything this run can do: a regression
 	// far beyond the threshold, so the gate fails the run.
-	f, err := harness.Load(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, base)
 	for i := range f.Results {
 		for j := range f.Results[i].Runs {
 			f.Results[i].Runs[j].WallNs /= 100
@@ -198,10 +189,7 @@ func TestHyperfineFlags(t *testing.T) {
 	r := rootbench(t, []string{workerLogEnv + "=" + log}, "run", "--cell", "ocaml", "-w", "1", "-r", "3",
 		"-L", "batch-size", "256,1024", "--niters", "20", "--export-json", out)
 	r.Must(t, 0)
-	f, err := harness.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, out)
 	runs := map[string]int{}
 	for _, res := range f.Results {
 		runs[res.Label] = len(res.Runs)
@@ -222,9 +210,7 @@ func TestHyperfineFlags(t *testing.T) {
 	r = rootbench(t, nil, "run", "--cell", "ocaml", "-r", "1", "--niters", "10",
 		"-P", "batch-size", "16", "48", "-D", "16", "-n", "{cell}@{batch-size}", "--export-json", out)
 	r.Must(t, 0)
-	if f, err = harness.Load(out); err != nil {
-		t.Fatal(err)
-	}
+	f = mustLoad(t, out)
 	var labels []string
 	for _, res := range f.Results {
 		labels = append(labels, res.Label)
@@ -287,10 +273,7 @@ func TestMemoryEstimateBoundsARun(t *testing.T) {
 	r := rootbench(t, nil, "run", "--cell", cellName, "-r", "1", "--max-delay", "0", "--niters", "256",
 		"--batch-size", "1024", "--export-json", out)
 	r.Must(t, 0)
-	f, err := harness.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustLoad(t, out)
 	p := msgpass.DefaultParams()
 	p.MaxDelay, p.NIters, p.BatchSize = 0, 256, 1024
 	est := msgpass.EstimateMemory(p)
@@ -351,10 +334,7 @@ func TestRunCountFlags(t *testing.T) {
 	} {
 		args := append([]string{"run", "--cell", "ocaml", "--niters", "10", "--export-json", out}, c.args...)
 		rootbench(t, nil, args...).Must(t, 0)
-		f, err := harness.Load(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := mustLoad(t, out)
 		if n := len(f.Results[0].Runs); n != c.want {
 			t.Errorf("%v: %d runs, want %d", c.args, n, c.want)
 		}
