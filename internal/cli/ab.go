@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/gitrev"
 )
@@ -80,9 +81,9 @@ ratios) are combined: their mean, with Student's t interval across the layouts
 (never narrower than the sessions' own noise), Holm across rows, the same gate.
 That combination decides the exit status. An undecided row needs more layouts.
 
-Exit status: 0 every row passes, 1 a regression (or head's runs failed),
-3 inconclusive (budget spent, or base's runs failed), 2 bad input,
-130 interrupted.`,
+` + fmt.Sprintf(`Exit status: %d every row passes, %d a regression (or head's runs failed),
+%d inconclusive (budget spent, or base's runs failed), %d bad input,
+%d interrupted.`, exitstatus.Success, exitstatus.Failed, exitstatus.Inconclusive, exitstatus.Usage, exitstatus.Interrupted),
 		Example: `  bin/rootbench ab --base /tmp/base/rootbench --cell ocaml,boxroot
   bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
   bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot

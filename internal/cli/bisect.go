@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/internal/bisect"
@@ -55,11 +56,11 @@ j-th extra step, a retry or a skip's, gets 0.2 alpha / 2^j), so the levels of
 all steps sum to less than --alpha and, by the union bound, the chance that
 any step calls a commit slower when it is not is at most --alpha.
 
-Exit status: 0 a culprit was named, 3 no single culprit (no regression between
+` + fmt.Sprintf(`Exit status: %d a culprit was named, %d no single culprit (no regression between
 good and bad, not confirmed, not reproducible at the end, not slower than its
 parent, or skipped commits leave several candidates),
-1 a step could not be run, 2 bad input (refused before anything builds),
-130 interrupted.`,
+%d a step could not be run, %d bad input (refused before anything builds),
+%d interrupted.`, exitstatus.Success, exitstatus.Inconclusive, exitstatus.Failed, exitstatus.Usage, exitstatus.Interrupted),
 		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
   rootbench bisect --good v1.2 --bad HEAD --cell boxroot --max-time 90s --format markdown > comment.md
   rootbench bisect --good HEAD~20 --bad HEAD --workload callback --variant cthread --handle boxroot-handle
