@@ -228,9 +228,10 @@ exec %[2]q "$@"
 	out := filepath.Join(dir, "ab.json")
 	// The ocaml row is the same worker on both sides, in runs of about a
 	// millisecond, the base's behind the wrapper above; its verdict is not
-	// what this test is about, and one CI run read it as +35.8% [+2.9%,
-	// +165%] at 8 pairs, a REGRESSION (exit 1). The wide gate keeps that
-	// row from deciding the exit status, which is the base's failure's.
+	// what this test is about, and at 8 pairs of runs that short a busy
+	// machine can read it as a significant slowdown past a 5% gate. The
+	// wide gate keeps that row from deciding the exit status, which is the
+	// base's failure's.
 	r := rootbench(t, nil, "ab", "--base", base, "--cell", "ocaml,boxroot", "--niters", "20",
 		"--looks", "4,8", "--max-time", "2m", "--fail-on-regression", "1000%", "--export-json", out)
 	r.Must(t, 3)

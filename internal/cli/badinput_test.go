@@ -110,8 +110,9 @@ func TestBadInputIsAUsageError(t *testing.T) {
 	})
 }
 
-// TestRefusedBeforeAnyRun covers every input issue 16 lists as getting
-// through or failing late: each must be refused before any worker starts.
+// TestRefusedBeforeAnyRun: exports that cannot be written, empty or
+// contradictory lists, counts and limits, and plans beyond the memory
+// available are refused before any worker starts, not after a run.
 func TestRefusedBeforeAnyRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -40,7 +40,7 @@ func writeSamples(t *testing.T, path string, samples map[string][]float64) {
 }
 
 // The committed message-passing results: boxroot costs more than the
-// control by far more than 5%, so the gate must not pass (issue 14).
+// control by far more than 5%, so the gate must not pass.
 func TestCompareGateOnCommittedResults(t *testing.T) {
 	t.Parallel()
 	r := inProcess(t, "compare", "--cells", "ocaml,boxroot", "--fail-on-regression", "5%", "../../results/msgpass.json")
