@@ -48,6 +48,7 @@ func program(t *testing.T, env []string, args ...string) (stdout, stderr string,
 }
 
 func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := program(t, nil, "run", "--cell", "test-own,ocaml", "--runs", "2", "--niters", "20", "--style", "basic")
 	if code != 0 {
 		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -64,6 +65,7 @@ func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
 }
 
 func TestProgramRunsItsOwnHandle(t *testing.T) {
+	t.Parallel()
 	if !callback.Available {
 		t.Log("not exercised: the callback workload needs cgo")
 		return
@@ -75,6 +77,7 @@ func TestProgramRunsItsOwnHandle(t *testing.T) {
 }
 
 func TestNameCollisionIsOneLineAndExit2(t *testing.T) {
+	t.Parallel()
 	for name, holder := range map[string]string{
 		"BoxRoot":  "the built-in cell boxroot",
 		"cgo":      `the built-in cell cgo-handle (alias "cgo")`,
