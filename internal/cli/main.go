@@ -1,7 +1,8 @@
 // Package cli is rootbench's command line (cobra): run, callback, ab,
 // bisect, compare, report, list, version and the hidden worker. It parses
 // and checks input, builds a plan, calls the harness, hands results to
-// analysis and report, and maps outcomes to exit statuses.
+// analysis and report, and maps outcomes to exit statuses. An A/B session
+// (ab, and each step of bisect) runs through package absession.
 //
 // Main runs it on the cells and handles registered in package impls: the
 // built-in ones, and any a program registered first (the root package
