@@ -119,7 +119,7 @@ cells are interleaved.
 	for _, w := range rf.workload {
 		f.Var(&w.value, w.name, fmt.Sprintf("%s (env %s)", w.help, w.env))
 	}
-	f.Var(&sizeValue{&rf.maxMemory}, "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
+	f.Var(newSizeValue(&rf.maxMemory), "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
 	bf.register(cmd)
 	return cmd
 }
