@@ -1,25 +1,24 @@
 package rootbench_test
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/rootbench/rootbench"
 	"github.com/rootbench/rootbench/impls/boxroot"
 	"github.com/rootbench/rootbench/impls/ref"
+	"github.com/rootbench/rootbench/internal/cli/clitest"
 	"github.com/rootbench/rootbench/workload/callback"
 )
 
-// The test binary doubles as a program built on rootbench: with
-// ROOTBENCH_AS_CLI set it runs Main with a cell and a handle of its own, so
-// the workers the harness starts (re-executing os.Executable()) are this
-// program too. ROOTBENCH_TEST_COLLIDE adds a cell named after a built-in.
+// The test binary doubles as a program built on rootbench (package
+// clitest): with clitest.AsCLI set it runs Main with a cell and a handle of
+// its own, so the workers the harness starts (re-executing os.Executable())
+// are this program too. ROOTBENCH_TEST_COLLIDE adds a cell named after a
+// built-in.
 func TestMain(m *testing.M) {
-	if os.Getenv("ROOTBENCH_AS_CLI") == "1" {
+	if clitest.IsCLI() {
 		opts := []rootbench.Option{
 			rootbench.WithCell("test-own", "a ref cell registered by a program", ref.New),
 			rootbench.WithHandle("test-own", "boxroot's drop-in handles, registered by a program", boxrootHandle{}),
@@ -30,6 +29,7 @@ func TestMain(m *testing.M) {
 		rootbench.Main(opts...)
 		os.Exit(0)
 	}
+	clitest.Isolate()
 	os.Exit(m.Run())
 }
 
@@ -43,36 +43,12 @@ func (boxrootHandle) Delete(h uintptr)    { boxroot.Handle(h).Delete() }
 // program runs this test binary as the program, with args.
 func program(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(withoutWorkloadEnv(os.Environ()), append([]string{"ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0"}, env...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
-}
-
-// withoutWorkloadEnv drops the variables `run` reads (CELL, NITERS, ...)
-// from env, so that the tests see the defaults.
-func withoutWorkloadEnv(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE", "MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	r := clitest.Run(t, nil, env, args...)
+	return r.Stdout, r.Stderr, r.Code
 }
 
 func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := program(t, nil, "run", "--cell", "test-own,ocaml", "--runs", "2", "--niters", "20", "--style", "basic")
 	if code != 0 {
 		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -89,6 +65,7 @@ func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
 }
 
 func TestProgramRunsItsOwnHandle(t *testing.T) {
+	t.Parallel()
 	if !callback.Available {
 		t.Log("not exercised: the callback workload needs cgo")
 		return
@@ -100,6 +77,7 @@ func TestProgramRunsItsOwnHandle(t *testing.T) {
 }
 
 func TestNameCollisionIsOneLineAndExit2(t *testing.T) {
+	t.Parallel()
 	for name, holder := range map[string]string{
 		"BoxRoot":  "the built-in cell boxroot",
 		"cgo":      `the built-in cell cgo-handle (alias "cgo")`,

@@ -4,38 +4,49 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rootbench/rootbench/analysis"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/internal/gitrev"
-	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
-// linear makes a linear history c0 (good) ... cn (bad) and returns the
-// repository and the hashes by index.
-func linear(t *testing.T, n int) (*gitrev.Repo, []string) {
-	t.Helper()
-	g := gittest.New(t)
-	hs := make([]string, n+1)
-	for i := range hs {
-		hs[i] = g.Commit(t, map[string]string{"n.txt": fmt.Sprint(i)}, fmt.Sprintf("c%d", i))
+// linear is a linear history c0 (good) ... cn (bad), held in memory as
+// gitrev.Repo.Graph reads one (TestNewReadsTheGraph checks that New reads
+// a repository's so); it returns the hashes by index.
+type linear []gitrev.Commit
+
+func newLinear(n int) linear {
+	cs := make(linear, n+1)
+	for i := range cs {
+		h := fmt.Sprintf("%040x", i+1)
+		cs[i] = gitrev.Commit{Hash: h, Short: h[33:], Subject: fmt.Sprintf("c%d", i)}
 	}
-	r, err := gitrev.Open(g.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, hs
+	return cs
 }
 
-func newBisection(t *testing.T, r *gitrev.Repo, good, bad string) *Bisection {
+func (l linear) hashes() []string { return hashes(l) }
+
+// between is the bisection of l[good]..l[bad].
+func (l linear) between(t *testing.T, good, bad int) *Bisection {
 	t.Helper()
-	b, err := New(context.Background(), r, good, bad)
+	var nodes []gitrev.Node
+	for i := good + 1; i <= bad; i++ {
+		nodes = append(nodes, gitrev.Node{Commit: l[i], Parents: []string{l[i-1].Hash}})
+	}
+	b, err := fromGraph(l[good], l[bad], nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// linearRange is the bisection of a linear history c0 (good) ... cn
+// (bad), and the history's hashes by index.
+func linearRange(t *testing.T, n int) ([]string, *Bisection) {
+	t.Helper()
+	l := newLinear(n)
+	return l.hashes(), l.between(t, 0, n)
 }
 
 // script is a scripted oracle: a commit is bad when isBad says so; a
@@ -122,9 +133,9 @@ func hashes(cs []gitrev.Commit) []string {
 }
 
 func TestCulpritAtEveryPosition(t *testing.T) {
+	t.Parallel()
 	const n = 9
-	r, hs := linear(t, n)
-	b := newBisection(t, r, hs[0], hs[n])
+	hs, b := linearRange(t, n)
 	if got := len(b.Commits()); got != n {
 		t.Fatalf("%d commits in the range, want %d", got, n)
 	}
@@ -172,9 +183,9 @@ func TestCulpritAtEveryPosition(t *testing.T) {
 // answer is the commits after the last buildable one before k up to the
 // first buildable one from k on.
 func TestSkipsLeaveCandidates(t *testing.T) {
+	t.Parallel()
 	const n = 9
-	r, hs := linear(t, n)
-	b := newBisection(t, r, hs[0], hs[n])
+	hs, b := linearRange(t, n)
 	for k := 1; k <= n; k++ {
 		for _, skip := range [][]int{{k - 1}, {k}, {k + 1}, {k - 1, k}, {k - 2, k - 1, k, k + 1}, {1, 2, 3, 4, 5, 6, 7, 8}} {
 			unbuildable := map[string]bool{}
@@ -217,9 +228,9 @@ func TestSkipsLeaveCandidates(t *testing.T) {
 }
 
 func TestInconclusiveRetriedThenSkipped(t *testing.T) {
+	t.Parallel()
 	const n = 9
-	r, hs := linear(t, n)
-	b := newBisection(t, r, hs[0], hs[n])
+	hs, b := linearRange(t, n)
 	isBad := func(h string) bool { return slices.Index(hs, h) >= 5 }
 	attempts := func(res Result, h string) []float64 {
 		var budgets []float64
@@ -266,8 +277,9 @@ func TestInconclusiveRetriedThenSkipped(t *testing.T) {
 }
 
 func TestConfirmation(t *testing.T) {
-	r, hs := linear(t, 4)
-	b := newBisection(t, r, hs[0], hs[4])
+	t.Parallel()
+	l := newLinear(4)
+	hs, b := l.hashes(), l.between(t, 0, 4)
 	never := func(string) bool { return false }
 	always := func(h string) bool { return h != hs[0] } // every commit after good
 	cases := []struct {
@@ -296,122 +308,16 @@ func TestConfirmation(t *testing.T) {
 	}
 
 	// A range of one commit: the confirmation is the whole bisection.
-	one := newBisection(t, r, hs[3], hs[4])
+	one := l.between(t, 3, 4)
 	res := one.Run(context.Background(), Options{Oracle: (&script{isBad: func(h string) bool { return h == hs[4] }}).oracle})
 	if one.Planned() != 1 || res.Status != Found || res.Culprit.Hash != hs[4] || len(res.Steps) != 1 {
 		t.Errorf("range of one: planned %d, %v, culprit %v, %d steps", one.Planned(), res.Status, res.Culprit, len(res.Steps))
 	}
 }
 
-// history with merges:
-//
-//	base - g - c1 - c2 - c3 - m1 - c4 - m2 - c5 (bad)
-//	    \                    /        /
-//	     a1 - a2 -----------'        /
-//	              c1 - b1 ----------'
-//
-// Side branch a forked before good, so its commits are in good..bad as git
-// bisect counts them; side branch b forked after good.
-func TestMerges(t *testing.T) {
-	g := gittest.New(t)
-	h := map[string]string{}
-	commit := func(name string) { h[name] = g.Commit(t, map[string]string{name + ".txt": name}, name) }
-	commit("base")
-	commit("g")
-	commit("c1")
-	commit("c2")
-	commit("c3")
-	g.Branch(t, "a", h["base"])
-	commit("a1")
-	commit("a2")
-	g.Branch(t, "b", h["c1"])
-	commit("b1")
-	g.Checkout(t, "main")
-	h["m1"] = g.Merge(t, "a", "m1")
-	commit("c4")
-	h["m2"] = g.Merge(t, "b", "m2")
-	commit("c5")
-	r, err := gitrev.Open(g.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newBisection(t, r, h["g"], h["c5"])
-	var inRange []string
-	for _, c := range b.Commits() {
-		inRange = append(inRange, c.Subject)
-	}
-	want := []string{"c1", "c2", "c3", "a1", "a2", "m1", "c4", "b1", "m2", "c5"}
-	if !slices.Equal(slices.Sorted(slices.Values(inRange)), slices.Sorted(slices.Values(want))) {
-		t.Fatalf("range %v, want %v", inRange, want)
-	}
-	ctx := context.Background()
-	nodes, err := r.Graph(ctx, b.Good(), b.Bad())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, culprit := range want {
-		isBad := func(hash string) bool { return ancestors(nodes, hash)[h[culprit]] }
-		res := b.Run(ctx, Options{Oracle: (&script{isBad: isBad}).oracle})
-		if res.Status != Found || res.Culprit.Hash != h[culprit] {
-			t.Errorf("culprit %s: %v, culprit %v", culprit, res.Status, res.Culprit)
-		}
-		if len(res.Steps) > len(want)+1 {
-			t.Errorf("culprit %s: %d steps for %d commits", culprit, len(res.Steps), len(want))
-		}
-		checkSteps(t, b, res, nil)
-	}
-	// The oracle's model agrees with git's ancestry.
-	for _, x := range want {
-		for _, y := range want {
-			xc, yc := gitrev.Commit{Hash: h[x]}, gitrev.Commit{Hash: h[y]}
-			ok, err := r.IsAncestor(ctx, xc, yc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok != ancestors(nodes, h[y])[h[x]] {
-				t.Fatalf("IsAncestor(%s, %s) = %v, the graph says otherwise", x, y, ok)
-			}
-		}
-	}
-}
-
-func TestRefusals(t *testing.T) {
-	g := gittest.New(t)
-	c0 := g.Commit(t, map[string]string{"a": "0"}, "c0")
-	c1 := g.Commit(t, map[string]string{"a": "1"}, "c1")
-	g.Branch(t, "side", c0)
-	s1 := g.Commit(t, map[string]string{"b": "1"}, "s1")
-	r, err := gitrev.Open(g.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		good, bad string
-		is        error
-		says      string
-	}{
-		{"nope", c1, gitrev.ErrUnknownRevision, `good revision: unknown revision "nope"`},
-		{c0, "HEAD~7", gitrev.ErrUnknownRevision, `bad revision: unknown revision "HEAD~7"`},
-		{s1, c1, ErrNotAncestor, "is not an ancestor of bad"},
-		{c1, c0, ErrNotAncestor, "swapped"},
-		{c1, c0, ErrSwapped, "swapped"},
-		{c1, c1, ErrEmptyRange, "good and bad are both"},
-	}
-	for _, c := range cases {
-		_, err := New(context.Background(), r, c.good, c.bad)
-		if !errors.Is(err, c.is) {
-			t.Errorf("New(%s, %s): error %v, want %v", c.good, c.bad, err, c.is)
-			continue
-		}
-		if msg := err.Error(); !strings.Contains(msg, c.says) || strings.Contains(msg, "\n") {
-			t.Errorf("New(%s, %s): error %q, want one line saying %q", c.good, c.bad, msg, c.says)
-		}
-	}
-}
-
 func TestUnfinished(t *testing.T) {
-	r, hs := linear(t, 8)
-	b := newBisection(t, r, hs[0], hs[8])
+	t.Parallel()
+	_, b := linearRange(t, 8)
 	failing := errors.New("worker crashed")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -452,6 +358,7 @@ func TestUnfinished(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[Verdict]string{Good: "good", Bad: "bad", Inconclusive: "inconclusive", Unbuildable: "unbuildable", 0: "Verdict(0)"} {
 		if v.String() != want {
 			t.Errorf("Verdict %d: %q, want %q", int(v), v.String(), want)
@@ -471,8 +378,8 @@ func TestStrings(t *testing.T) {
 // one commit left is judged against its parent, and anything but Bad ends
 // it Unverified.
 func TestRecheckNotReproducible(t *testing.T) {
-	r, hs := linear(t, 8)
-	b := newBisection(t, r, hs[0], hs[8])
+	t.Parallel()
+	hs, b := linearRange(t, 8)
 	for _, final := range []Verdict{Good, Inconclusive, Bad} {
 		for _, verify := range []Verdict{Good, Inconclusive, Bad} {
 			testRecheck(t, b, hs, final, verify)

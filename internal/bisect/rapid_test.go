@@ -3,18 +3,20 @@ package bisect
 import (
 	"context"
 	"fmt"
-	"github.com/rootbench/rootbench/analysis"
 	"math/big"
 	"slices"
 	"testing"
 
-	"github.com/rootbench/rootbench/internal/gitrev"
 	"pgregory.net/rapid"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/internal/gitrev"
 )
 
 // The levels of any number of steps sum to at most alpha, exactly (as
 // rationals, not in floating point).
 func TestStepAlphaSumsToAlphaAtMost(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		alpha := rapid.Float64Range(1e-9, 0.999).Draw(t, "alpha")
 		planned := rapid.IntRange(1, 200).Draw(t, "planned")
@@ -109,6 +111,7 @@ func ancestors(nodes []gitrev.Node, h string) map[string]bool {
 // Found names it, or Ambiguous lists it among candidates all of which but
 // the last bad one were skipped.
 func TestBisectRandomHistories(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := dag(t)
 		good := gitrev.Commit{Hash: "good", Short: "good"}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/report/compare"
 )
 
@@ -105,29 +105,6 @@ func parseLayouts(s string) ([]string, error) {
 	return out, nil
 }
 
-// checkLayoutsGOFLAGS refuses a GOFLAGS that already sets -ldflags: the
-// layouts are set by appending -ldflags=-randlayout=N to it, which would
-// silently replace the user's.
-func checkLayoutsGOFLAGS(goflags string) error {
-	for _, f := range strings.Fields(goflags) {
-		if strings.HasPrefix(f, "-ldflags") || strings.HasPrefix(f, "--ldflags") {
-			return fmt.Errorf("--layouts: GOFLAGS already sets %s; the layouts are linked with -ldflags=-randlayout=N and would replace it (unset it, or run ab once per layout with your own GOFLAGS)", f)
-		}
-	}
-	return nil
-}
-
-// layoutEnv is the Go command's extra environment for a build in layout:
-// none for "" (as the environment says) and "0" (the linker's default),
-// else GOFLAGS with -ldflags=-randlayout=layout appended.
-func layoutEnv(layout string) []string {
-	if layout == "" || layout == "0" {
-		return nil
-	}
-	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -ldflags=-randlayout=" + layout)
-	return []string{"GOFLAGS=" + goflags}
-}
-
 // layoutName is "5 (-ldflags=-randlayout=5)", or "0 (the linker's
 // default)".
 func layoutName(layout string) string {
@@ -163,42 +140,17 @@ func layoutExport(path, layout string) string {
 // Sessions already printed stay printed when a later one fails or is
 // interrupted, and their exports are written.
 func (p *abPlan) acrossLayouts(ctx context.Context, stdout io.Writer, caught func() os.Signal) error {
-	var sessions []analysis.LayoutSession
-	headFailed, baseFailed := 0, 0
-	for i, l := range p.layouts {
-		fmt.Fprintf(p.out, "ab: function layout %s, session %d of %d\n", layoutName(l), i+1, len(p.layouts))
-		f, v, err := p.session(ctx, stdout, caught, l)
-		if err != nil {
-			return err
-		}
-		headFailed += v.HeadFailed
-		baseFailed += v.BaseFailed
-		sessions = append(sessions, analysis.LayoutSession{Layout: l, Base: f.Base, Head: f.Head})
-	}
-	c, cerr := analysis.CompareLayouts(sessions, analysis.Options{
-		Alpha: p.rule.Alpha, Threshold: p.rule.Threshold, BaseName: p.rule.BaseName, HeadName: p.rule.HeadName,
+	l, err := absession.AcrossLayouts(p.layouts, p.rule, func(i int, layout string) (*absession.Result, error) {
+		fmt.Fprintf(p.out, "ab: function layout %s, session %d of %d\n", layoutName(layout), i+1, len(p.layouts))
+		return p.session(ctx, stdout, caught, layout)
 	})
-	if err := p.printLayouts(stdout, sessions, c, cerr); err != nil {
+	if err != nil {
 		return err
 	}
-	switch {
-	case headFailed > 0 && !p.opts.IgnoreFailure:
-		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) of head failed (see the reasons and logs above)", headFailed)}
-	case cerr != nil:
-		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("no combination across layouts: %w", cerr)}
+	if err := p.printLayouts(stdout, l.Sessions, l.Comparison, l.Err); err != nil {
+		return err
 	}
-	out := c.Outcome()
-	if out.ExitCode() == 0 {
-		return nil
-	}
-	reason := fmt.Sprintf("across %d layouts, %s", len(sessions), c.OutcomeReason())
-	if out == analysis.Inconclusive {
-		reason += " (more layouts would decide them)"
-		if baseFailed > 0 && !p.opts.IgnoreFailure {
-			reason += fmt.Sprintf(" (%d run(s) of base failed)", baseFailed)
-		}
-	}
-	return &exitError{code: out.ExitCode(), err: errors.New(reason)}
+	return exitWith(l.Exit(p.opts.IgnoreFailure))
 }
 
 // printLayouts writes the combination across layouts, or why there is
@@ -209,7 +161,7 @@ func (p *abPlan) printLayouts(w io.Writer, sessions []analysis.LayoutSession, c 
 	for _, s := range sessions {
 		names = append(names, s.Layout)
 	}
-	head, base := revision(sessions[0].Head.Tool), revision(sessions[0].Base.Tool)
+	head, base := absession.Revision(sessions[0].Head.Tool), absession.Revision(sessions[0].Base.Tool)
 	line := fmt.Sprintf("Across %d function layouts (%s): each layout is one session of its own two builds; the layouts' estimates are combined, so that the verdict is about the change rather than where the linker put its functions.",
 		len(sessions), strings.Join(names, ", "))
 	if p.format == "markdown" {
@@ -242,8 +194,8 @@ func (p *abPlan) resolveLayouts(af *abFlags) error {
 	if af.base != "" || af.head != "" {
 		return fmt.Errorf("--layouts: both sides must be built from git (--base-rev, and --head-rev or the work tree), since each layout relinks them; --base and --head name binaries already linked")
 	}
-	if err := checkLayoutsGOFLAGS(os.Getenv("GOFLAGS")); err != nil {
-		return err
+	if err := absession.CheckGOFLAGS(os.Getenv("GOFLAGS")); err != nil {
+		return fmt.Errorf("--layouts: %w", err)
 	}
 	p.layouts = layouts
 	return nil

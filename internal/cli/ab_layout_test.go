@@ -14,6 +14,7 @@ import (
 // sameContents tells one build from two: one file, or a copy with the same
 // bytes, is one build; other bytes, or a file that cannot be read, two.
 func TestSameContents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -48,6 +49,7 @@ func TestSameContents(t *testing.T) {
 }
 
 func TestABLayoutsBadInput(t *testing.T) {
+	t.Parallel()
 	self := os.Args[0]
 	for _, tc := range []struct {
 		env  []string
@@ -62,11 +64,8 @@ func TestABLayoutsBadInput(t *testing.T) {
 		{[]string{"GOFLAGS=-ldflags=-s"}, []string{"ab", "--base-rev", "HEAD", "--layouts", "0,5"}, "GOFLAGS already sets -ldflags=-s"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			r := rootbench(t, tc.env, tc.args...)
-			r.must(t, exitUsage)
-			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
-			}
+			t.Parallel()
+			refusedInOneLine(t, refuse(t, tc.env, tc.args...), tc.want)
 		})
 	}
 }
@@ -77,6 +76,8 @@ func TestABLayoutsBadInput(t *testing.T) {
 // layout and exported on its own, and the combination across layouts fails
 // the gate.
 func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
+	fullSuiteOnly(t, "builds a git history in several function layouts")
+	t.Parallel()
 	repo := gittest.New(t)
 	base := repo.Commit(t, map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, 30)}, "base")
 	head := repo.Commit(t, map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, 60)}, "the planted slowdown")
@@ -85,15 +86,15 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + cache}, "ab", "--repo", repo.Dir, "--base-rev", base, "--head-rev", head,
 		"--layouts", "0,3,5", "--cell", "ocaml", "--looks", "6", "--max-time", "1m", "--no-gc-table",
 		"--export-json", export, "--fail-on-regression", "50%")
-	r.must(t, exitFailed)
+	r.Must(t, exitFailed)
 	for _, want := range []string{"Function layout 0 (the linker's default):", "Function layout 3 (-ldflags=-randlayout=3):",
 		"Function layout 5 (-ldflags=-randlayout=5):", "Across 3 function layouts (0, 3, 5)", "REGRESSION"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.Stdout)
 		}
 	}
-	if !strings.Contains(r.stderr, "across 3 layouts, regression beyond the gate in: ocaml") {
-		t.Errorf("stderr does not give the combined verdict:\n%s", r.stderr)
+	if !strings.Contains(r.Stderr, "across 3 layouts, regression beyond the gate in: ocaml") {
+		t.Errorf("stderr does not give the combined verdict:\n%s", r.Stderr)
 	}
 	for _, l := range []string{"0", "3", "5"} {
 		if _, err := os.Stat(filepath.Join(out, "ab.layout-"+l+".json")); err != nil {
@@ -132,12 +133,12 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 		exports = append(exports, filepath.Join(out, "ab.layout-"+l+".json"))
 	}
 	rc := rootbench(t, nil, append([]string{"compare", "--layouts", "--fail-on-regression", "50%"}, exports...)...)
-	rc.must(t, exitFailed)
-	if !strings.Contains(rc.stdout, "across 3 function layouts (5, 0, 3)") || rowOf(rc.stdout, "ocaml") != rowOf(r.stdout[strings.Index(r.stdout, "Across 3"):], "ocaml") {
-		t.Errorf("compare --layouts of the exports differs from ab's combination:\n%s\nab:\n%s", rc.stdout, r.stdout)
+	rc.Must(t, exitFailed)
+	if !strings.Contains(rc.Stdout, "across 3 function layouts (5, 0, 3)") || rowOf(rc.Stdout, "ocaml") != rowOf(r.Stdout[strings.Index(r.Stdout, "Across 3"):], "ocaml") {
+		t.Errorf("compare --layouts of the exports differs from ab's combination:\n%s\nab:\n%s", rc.Stdout, r.Stdout)
 	}
 	rj := rootbench(t, nil, append([]string{"compare", "--layouts", "--format", "json"}, exports...)...)
-	rj.must(t, 0)
+	rj.Must(t, 0)
 	var doc struct {
 		Mode    string   `json:"mode"`
 		Layouts []string `json:"layouts"`
@@ -145,9 +146,9 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 			Layouts int `json:"layouts"`
 		} `json:"rows"`
 	}
-	if err := json.Unmarshal([]byte(rj.stdout), &doc); err != nil || doc.Mode != "layouts" ||
+	if err := json.Unmarshal([]byte(rj.Stdout), &doc); err != nil || doc.Mode != "layouts" ||
 		strings.Join(doc.Layouts, ",") != "5,0,3" || len(doc.Rows) != 1 || doc.Rows[0].Layouts != 3 {
-		t.Errorf("compare --layouts --format json: %+v, %v:\n%s", doc, err, rj.stdout)
+		t.Errorf("compare --layouts --format json: %+v, %v:\n%s", doc, err, rj.Stdout)
 	}
 	for _, bad := range []struct {
 		args []string
@@ -159,9 +160,9 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 		{[]string{"compare", "--layouts", exports[0], filepath.Join(out, "nosuch.json")}, "no such file"},
 	} {
 		rb := rootbench(t, nil, bad.args...)
-		rb.must(t, exitUsage)
-		if !strings.Contains(rb.stderr, bad.want) {
-			t.Errorf("%v: stderr does not say %q:\n%s", bad.args, bad.want, rb.stderr)
+		rb.Must(t, exitUsage)
+		if !strings.Contains(rb.Stderr, bad.want) {
+			t.Errorf("%v: stderr does not say %q:\n%s", bad.args, bad.want, rb.Stderr)
 		}
 	}
 
@@ -170,12 +171,12 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 	r = rootbench(t, []string{"ROOTBENCH_CACHE=" + cache}, "ab", "--repo", repo.Dir, "--base-rev", base, "--head-rev", head,
 		"--layouts", "0,3,5", "--cell", "ocaml", "--looks", "6", "--max-time", "1m", "--no-gc-table",
 		"--fail-on-regression", "50%", "--format", "markdown")
-	r.must(t, exitFailed)
-	combined := strings.Index(r.stdout, "across 3 function layouts\n")
-	if combined < 0 || strings.Count(r.stdout, "<details><summary>Function layout ") != 3 ||
-		strings.LastIndex(r.stdout, "<details><summary>Function layout 5 (-ldflags=-randlayout=5): gate") > combined ||
-		!strings.Contains(r.stdout[combined:], "REGRESSION") {
-		t.Errorf("the Markdown does not fold the three sessions before an open combination:\n%s", r.stdout)
+	r.Must(t, exitFailed)
+	combined := strings.Index(r.Stdout, "across 3 function layouts\n")
+	if combined < 0 || strings.Count(r.Stdout, "<details><summary>Function layout ") != 3 ||
+		strings.LastIndex(r.Stdout, "<details><summary>Function layout 5 (-ldflags=-randlayout=5): gate") > combined ||
+		!strings.Contains(r.Stdout[combined:], "REGRESSION") {
+		t.Errorf("the Markdown does not fold the three sessions before an open combination:\n%s", r.Stdout)
 	}
 }
 

@@ -19,20 +19,22 @@ import (
 // in a hundred, and make test runs it twice; at 0.001 it is one in a
 // thousand. A 3x slowdown over 24 pairs is still far beyond that level.
 func TestABFindsAPlantedSlowdown(t *testing.T) {
+	fullSuiteOnly(t, "plants a slowdown")
+	t.Parallel()
 	r := rootbench(t, nil, plantedSession("--base", os.Args[0], "--cell", "ocaml,boxroot")...)
-	r.must(t, exitFailed)
+	r.Must(t, exitFailed)
 	var verdict string
-	for _, l := range strings.Split(r.stderr, "\n") {
+	for _, l := range strings.Split(r.Stderr, "\n") {
 		if strings.Contains(l, "regression beyond the gate in:") {
 			verdict = l
 		}
 	}
 	if !strings.Contains(verdict, "boxroot") || strings.Contains(verdict, "ocaml") {
-		t.Errorf("the verdict line %q should name boxroot and only boxroot\nstderr:\n%s", verdict, r.stderr)
+		t.Errorf("the verdict line %q should name boxroot and only boxroot\nstderr:\n%s", verdict, r.Stderr)
 	}
 	// One binary on both sides: no two layouts to caution about.
-	if strings.Contains(r.stdout, "function layout") {
-		t.Errorf("a session of one binary against itself printed the layout note:\n%s", r.stdout)
+	if strings.Contains(r.Stdout, "function layout") {
+		t.Errorf("a session of one binary against itself printed the layout note:\n%s", r.Stdout)
 	}
 }
 
@@ -48,6 +50,8 @@ func plantedSession(flags ...string) []string {
 // is about the builds as linked (layoutNote). The head here is the test
 // binary with bytes appended: a different file that runs the same.
 func TestABNotesLayoutOfTwoBuilds(t *testing.T) {
+	fullSuiteOnly(t, "plants a slowdown")
+	t.Parallel()
 	self, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
@@ -59,9 +63,9 @@ func TestABNotesLayoutOfTwoBuilds(t *testing.T) {
 	for _, format := range []string{"text", "markdown"} {
 		r := rootbench(t, nil, plantedSession("--base", os.Args[0], "--head", head, "--cell", "boxroot",
 			"--format", format, "--no-gc-table")...)
-		r.must(t, exitFailed)
-		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "function layout alone has moved rows") {
-			t.Errorf("%s: no layout note under a significant row of two builds:\n%s", format, r.stdout)
+		r.Must(t, exitFailed)
+		if !strings.Contains(strings.Join(strings.Fields(r.Stdout), " "), "function layout alone has moved rows") {
+			t.Errorf("%s: no layout note under a significant row of two builds:\n%s", format, r.Stdout)
 		}
 	}
 }

@@ -5,19 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/internal/gitrev"
-	"github.com/rootbench/rootbench/report"
+	"github.com/rootbench/rootbench/report/bisectreport"
 )
 
 func newBisectCmd() *cobra.Command {
@@ -57,11 +56,11 @@ j-th extra step, a retry or a skip's, gets 0.2 alpha / 2^j), so the levels of
 all steps sum to less than --alpha and, by the union bound, the chance that
 any step calls a commit slower when it is not is at most --alpha.
 
-Exit status: 0 a culprit was named, 3 no single culprit (no regression between
+` + fmt.Sprintf(`Exit status: %d a culprit was named, %d no single culprit (no regression between
 good and bad, not confirmed, not reproducible at the end, not slower than its
 parent, or skipped commits leave several candidates),
-1 a step could not be run, 2 bad input (refused before anything builds),
-130 interrupted.`,
+%d a step could not be run, %d bad input (refused before anything builds),
+%d interrupted.`, exitstatus.Success, exitstatus.Inconclusive, exitstatus.Failed, exitstatus.Usage, exitstatus.Interrupted),
 		Example: `  rootbench bisect --good 51c97ff --bad main --cell boxroot-handle --niters 20_000
   rootbench bisect --good v1.2 --bad HEAD --cell boxroot --max-time 90s --format markdown > comment.md
   rootbench bisect --good HEAD~20 --bad HEAD --workload callback --variant cthread --handle boxroot-handle
@@ -86,24 +85,14 @@ parent, or skipped commits leave several candidates),
 type bisectPlan struct {
 	abPlan
 	search  *bisect.Bisection
-	builder *gitrev.Builder
-	// builders are the builders of --layouts, by layout (layoutBuilder).
-	builders map[string]*gitrev.Builder
-	alpha    float64 // the whole bisection's
-	maxTime  time.Duration
+	alpha   float64 // the whole bisection's
+	maxTime time.Duration
 	// tracked are the labels of the rows the confirmation found regressed:
 	// the rows later steps run and judge.
 	tracked map[string]bool
-	steps   []bisectStep
 	// lastNotes is the handshake's notes last printed, the commit's hash
 	// replaced (see sayNotes).
 	lastNotes string
-}
-
-// bisectStep is a step as the report shows it.
-type bisectStep struct {
-	step    bisect.Step
-	outcome bisect.Outcome
 }
 
 // resolveBisect checks every flag and the range before anything builds.
@@ -143,7 +132,7 @@ func resolveBisect(cmd *cobra.Command, af *abFlags, good, bad string) (*bisectPl
 	case err != nil:
 		return nil, err
 	}
-	bp.builder = newBuilder(repo, pkg, bp.out)
+	bp.runner = &absession.Runner{Repo: repo, Package: pkg, Progress: bp.out}
 	bp.repo = repo
 	if af.layouts != "" {
 		if err := bp.resolveLayouts(af); err != nil {
@@ -175,30 +164,25 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		Oracle: bp.oracle,
 		Alpha:  bp.alpha,
 		OnStep: func(s bisect.Step, o bisect.Outcome) {
-			bp.steps = append(bp.steps, bisectStep{step: s, outcome: o})
 			if bp.format == "text" {
-				fmt.Fprintln(stepsOut, stepLine(s, o))
+				fmt.Fprintln(stepsOut, bisectreport.StepLine(s, o))
 			}
 		},
 	})
 	changes := bp.changesLine(ctx, res)
 	if bp.format == "markdown" {
-		if err := bp.markdown(stdout, res, changes); err != nil {
+		if err := bisectreport.Markdown(stdout, res, changes); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, wrapMessage(resultLine(res), bp.ropts.Width))
+		fmt.Fprintln(stdout, wrapMessage(bisectreport.ResultLine(res), bp.ropts.Width))
 		if changes != "" {
 			fmt.Fprintln(stdout, wrapMessage(changes, bp.ropts.Width))
 		}
 	}
 	if sig := caught(); sig != nil {
-		code := exitInterrupted
-		if sig == syscall.SIGTERM {
-			code = exitTerminated
-		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s) after %d step(s)", signalLabel(sig), len(res.Steps))}
+		return interruptedError(sig, " after %d step(s)", len(res.Steps))
 	}
 	switch res.Status {
 	case bisect.Found:
@@ -212,7 +196,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 // oracle judges one step: an A/B session of the step's commit (head)
 // against good (base), at the step's share of the false-alarm budget; with
 // --layouts, one session per layout, their rows combined
-// (analysis.CompareLayouts) at that share.
+// (absession.AcrossLayouts) at that share.
 func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome {
 	rule := bp.rule
 	rule.Alpha = s.Alpha
@@ -220,72 +204,47 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
+	var stop *stepStop
 	if len(bp.layouts) == 0 {
-		f, v, stop := bp.stepSession(ctx, s, &rule, bp.builder)
-		if stop != nil {
-			return *stop
+		res, err := bp.stepSession(ctx, s, rule, "")
+		if errors.As(err, &stop) {
+			return stop.outcome
 		}
+		v := res.Verdict
 		if v.Comparison == nil {
-			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + sessionLength(f)}
+			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + absession.Length(res.File)}
 		}
-		return bp.judgeStep(s, v.Comparison, sessionLength(f))
+		return bp.judgeStep(s, v.Comparison, absession.Length(res.File))
 	}
-	var sessions []analysis.LayoutSession
-	var runs []string
-	for _, l := range bp.layouts {
-		f, _, stop := bp.stepSession(ctx, s, &rule, bp.layoutBuilder(l))
-		if stop != nil {
-			return *stop
-		}
-		sessions = append(sessions, analysis.LayoutSession{Layout: l, Base: f.Base, Head: f.Head})
-		runs = append(runs, "layout "+l+": "+sessionLength(f))
-	}
-	c, err := analysis.CompareLayouts(sessions, analysis.Options{
-		Alpha: s.Alpha, Threshold: rule.Threshold, BaseName: rule.BaseName, HeadName: rule.HeadName,
+	l, err := absession.AcrossLayouts(bp.layouts, rule, func(_ int, layout string) (*absession.Result, error) {
+		return bp.stepSession(ctx, s, rule, layout)
 	})
-	if err != nil {
-		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(err.Error())}
+	if errors.As(err, &stop) {
+		return stop.outcome
 	}
-	return bp.judgeStep(s, c, fmt.Sprintf("across %d layouts (%s)", len(sessions), strings.Join(runs, ", ")))
+	if l.Err != nil {
+		return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(l.Err.Error())}
+	}
+	var runs []string
+	for i, r := range l.Results {
+		runs = append(runs, "layout "+bp.layouts[i]+": "+absession.Length(r.File))
+	}
+	return bp.judgeStep(s, l.Comparison, fmt.Sprintf("across %d layouts (%s)", len(l.Sessions), strings.Join(runs, ", ")))
 }
 
-// layoutBuilder is the step's builder for layout, made once per layout:
-// the plan's, with GOFLAGS for the layout (layoutEnv).
-func (bp *bisectPlan) layoutBuilder(layout string) *gitrev.Builder {
-	if b := bp.builders[layout]; b != nil {
-		return b
-	}
-	b := newBuilder(bp.builder.Repo, bp.builder.Package, bp.builder.Progress)
-	b.Env = layoutEnv(layout)
-	if bp.builders == nil {
-		bp.builders = map[string]*gitrev.Builder{}
-	}
-	bp.builders[layout] = b
-	return b
-}
+// stepStop carries a step's outcome out of its session when the session
+// could not judge it: a build or a worker that failed, or head's runs
+// that failed.
+type stepStop struct{ outcome bisect.Outcome }
 
-// stepSession builds good and the step's commit with builder and runs one
-// session between them under rule. A non-nil stop is the step's outcome
-// when the session could not judge it: a build or a worker that failed,
-// or head's runs that failed.
-func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule *analysis.Sequential, builder *gitrev.Builder) (*harness.ABFile, *analysis.SessionVerdict, *bisect.Outcome) {
-	goodBin, err := builder.Build(ctx, s.Good)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, err)}
-	}
-	bin, err := builder.Build(ctx, s.Commit)
-	var be *gitrev.BuildError
-	switch {
-	case errors.As(err, &be):
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}
-	case err != nil:
-		return nil, nil, &bisect.Outcome{Err: err}
-	}
+func (s *stepStop) Error() string { return "step stopped: " + s.outcome.Verdict.String() }
+
+// stepSession runs one session (absession) of the step's commit against
+// good under rule, both linked in layout. Its error, a *stepStop, is the
+// step's outcome when the session could not judge it.
+func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analysis.Sequential, layout string) (*absession.Result, error) {
 	o := bp.opts
-	o.Base.Executable, o.Head.Executable = goodBin.Path, bin.Path
 	o.MaxTime = time.Duration(float64(bp.maxTime) * max(s.Budget, 1))
-	r := *rule
-	o.Rule = &r
 	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
@@ -295,22 +254,32 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule *anal
 		}
 		o.Benchmarks = kept
 	}
-	o.Benchmarks = slices.Clone(o.Benchmarks)
-	var notes strings.Builder
-	err = prepareSides(ctx, &o, bp.pin, &notes)
-	bp.sayNotes(notes.String(), s.Commit)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}
+	sess, err := bp.runner.Prepare(ctx, absession.Spec{
+		Options: o, Rule: rule, Base: &absession.Rev{Commit: s.Good}, Head: &absession.Rev{Commit: s.Commit}, Layout: layout, Pin: bp.pin,
+	})
+	var se *absession.SideError
+	var be *gitrev.BuildError
+	switch {
+	case errors.As(err, &se) && !se.Head:
+		return nil, &stepStop{bisect.Outcome{Err: fmt.Errorf("build good %s: %w", s.Good.Short, se.Err)}}
+	case se != nil && errors.As(se.Err, &be):
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(be.Error())}}
+	case se != nil:
+		return nil, &stepStop{bisect.Outcome{Err: se.Err}}
+	case err != nil:
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}}
 	}
-	f, err := harness.ExecuteAB(ctx, o)
-	if err != nil {
-		return nil, nil, &bisect.Outcome{Err: err}
+	bp.sayNotes(sess.NotesText(), s.Commit)
+	res, err := sess.Run(ctx)
+	switch {
+	case err != nil:
+		return nil, &stepStop{bisect.Outcome{Err: err}}
+	case res.Err != nil:
+		return nil, &stepStop{bisect.Outcome{Err: res.Err}}
+	case res.Verdict.HeadFailed > 0:
+		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", res.Verdict.HeadFailed, absession.Length(res.File))}}
 	}
-	v := r.Verdict(f, false)
-	if v.HeadFailed > 0 {
-		return nil, nil, &bisect.Outcome{Verdict: bisect.Unbuildable, Detail: fmt.Sprintf("%d run(s) failed; %s", v.HeadFailed, sessionLength(f))}
-	}
-	return f, v, nil
+	return res, nil
 }
 
 // judgeStep turns the step's comparison into its verdict: bad when a
@@ -367,69 +336,6 @@ func oneLine(s string) string {
 	return line
 }
 
-// stepName is "2/8", "1/8 (confirm)" or "3/8 retry".
-func stepName(s bisect.Step) string {
-	var tags []string
-	if s.Kind != bisect.Search {
-		tags = append(tags, s.Kind.String())
-	}
-	if s.Attempt > 1 {
-		tags = append(tags, "retry")
-	}
-	n := fmt.Sprintf("%d/%d", s.Number, s.Planned)
-	if len(tags) > 0 {
-		n += " " + strings.Join(tags, ", ")
-	}
-	return n
-}
-
-// stepLine is one step of the text report, in two lines: the step, commit
-// and subject, cut to fit 80 columns; then the verdict with the tracked
-// rows' estimates and intervals, and the runs (wrapped on a terminal by
-// the caller).
-func stepLine(s bisect.Step, o bisect.Outcome) string {
-	verdict := o.Verdict.String()
-	detail := o.Detail
-	if o.Err != nil {
-		verdict, detail = "error", o.Err.Error()
-	}
-	if s.Kind == bisect.Verify {
-		verdict += " against its parent " + s.Good.Short
-	}
-	name := fmt.Sprintf("%-13s", stepName(s))
-	// The subject takes what 80 columns leave of the first line, at most 50.
-	head := fmt.Sprintf("step %s %s  ", name, s.Commit.Short)
-	subject := s.Commit.SubjectUpTo(min(50, 80-utf8.RuneCountInString(head)))
-	return fmt.Sprintf("%s%s\n    %s: %s", head, subject, verdict, detail)
-}
-
-// resultLine says how the bisection ended, and the culprit with its subject.
-func resultLine(res bisect.Result) string {
-	spent := fmt.Sprintf("%d step(s); false-alarm levels spent %.3g of %.3g", len(res.Steps), res.Spent, res.Alpha)
-	switch res.Status {
-	case bisect.Found:
-		return fmt.Sprintf("culprit: %s %s\n(slower than good and than its parent %s; %s)", res.Culprit.Short, res.Culprit.Subject, res.Parent.Short, spent)
-	case bisect.Ambiguous:
-		var cs []string
-		for _, c := range res.Candidates {
-			cs = append(cs, c.String())
-		}
-		return fmt.Sprintf("ambiguous: skipped commits leave %d candidates:\n  %s\n(%s)", len(cs), strings.Join(cs, "\n  "), spent)
-	case bisect.NoRegression:
-		return fmt.Sprintf("no regression: %s is not slower than %s beyond the gate (%s)", res.Bad.Short, res.Good.Short, spent)
-	case bisect.NotReproducible:
-		return fmt.Sprintf("not reproducible: the search ended, but %s against %s, judged again, was no longer slower beyond the gate; no culprit named (the machine may have changed under the bisection). Candidates the search left: %s (%s)",
-			res.Bad.Short, res.Good.Short, commitList(res.Candidates), spent)
-	case bisect.Unverified:
-		c := res.Candidates[0]
-		return fmt.Sprintf("unverified: the search left %s %s, but against its parent %s it was not slower beyond the gate; no culprit named (the slowdown may be spread over several commits, or the machine changed) (%s)",
-			c.Short, c.Subject, res.Parent.Short, spent)
-	case bisect.NotConfirmed:
-		return fmt.Sprintf("not confirmed: %s against %s stayed undecided (%s); a longer --max-time may decide", res.Bad.Short, res.Good.Short, spent)
-	}
-	return fmt.Sprintf("unfinished: %v (%s)", res.Err, spent)
-}
-
 // changesLine says which directories the commit the search left changes
 // against its parent, for the reader to judge whether it could have made
 // the benchmark slower (a commit that changes no code the benchmark runs
@@ -453,37 +359,3 @@ func (bp *bisectPlan) changesLine(ctx context.Context, res bisect.Result) string
 		"before you blame it, judge it against its parent across layouts (rootbench ab " +
 		"--base-rev " + res.Parent.Short + " --head-rev " + c.Short + " --layouts 0,5,9,13,17,21)."
 }
-
-// commitList is "a1b2c3d, e4f5a6b".
-func commitList(cs []gitrev.Commit) string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Short)
-	}
-	return strings.Join(out, ", ")
-}
-
-// markdown writes the steps as a table and the result, for an issue
-// comment.
-func (bp *bisectPlan) markdown(w io.Writer, res bisect.Result, changes string) error {
-	fmt.Fprintf(w, "### rootbench bisect: %s..%s\n\n", res.Good.Short, res.Bad.Short)
-	var rows [][]string
-	for _, s := range bp.steps {
-		verdict, detail := s.outcome.Verdict.String(), s.outcome.Detail
-		if s.outcome.Err != nil {
-			verdict, detail = "error", s.outcome.Err.Error()
-		}
-		rows = append(rows, []string{stepName(s.step), "`" + s.step.Commit.Short + "`", mdEscape(s.step.Commit.Subject), verdict, mdEscape(detail)})
-	}
-	if err := report.MarkdownTable(w, []string{"step", "commit", "subject", "verdict", "estimate [interval]; runs"}, rows, nil); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n**%s**\n", strings.ReplaceAll(resultLine(res), "\n", " "))
-	if changes != "" {
-		fmt.Fprintf(w, "\n%s\n", mdEscape(changes))
-	}
-	return nil
-}
-
-// mdEscape keeps a cell's text from breaking the Markdown table.
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

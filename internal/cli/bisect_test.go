@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/rootbench/rootbench/harness"
-	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
@@ -68,6 +66,8 @@ func main() {
 // commits, built from a temporary repository, in which one commit triples
 // the worker's time: bisect must name it, after confirming the regression.
 func TestBisectFindsPlantedSlowdown(t *testing.T) {
+	fullSuiteOnly(t, "builds a git history")
+	t.Parallel()
 	repo := gittest.New(t)
 	var commits []string
 	for i := range 7 {
@@ -88,33 +88,34 @@ func TestBisectFindsPlantedSlowdown(t *testing.T) {
 		// A wide gate: under -race on a loaded machine a sleep's jitter is
 		// several percent, and an unchanged step must still pass.
 		"--fail-on-regression", "50%")
-	r.must(t, 0)
-	t.Logf("bisect output:\n%s", r.stdout)
-	if !strings.Contains(r.stdout, "culprit: "+commits[4][:7]) || !strings.Contains(r.stdout, "the planted slowdown") {
-		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[4][:7], r.stdout, r.stderr)
+	r.Must(t, 0)
+	t.Logf("bisect output:\n%s", r.Stdout)
+	if !strings.Contains(r.Stdout, "culprit: "+commits[4][:7]) || !strings.Contains(r.Stdout, "the planted slowdown") {
+		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[4][:7], r.Stdout, r.Stderr)
 	}
-	if !strings.Contains(r.stdout, "confirm") || !strings.Contains(r.stdout, "bad") || !strings.Contains(r.stdout, "good") {
-		t.Errorf("steps not printed:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "confirm") || !strings.Contains(r.Stdout, "bad") || !strings.Contains(r.Stdout, "good") {
+		t.Errorf("steps not printed:\n%s", r.Stdout)
 	}
-	if !strings.Contains(r.stdout, "changes, against "+commits[3][:7]) {
-		t.Errorf("the directories the culprit changes are not named:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "changes, against "+commits[3][:7]) {
+		t.Errorf("the directories the culprit changes are not named:\n%s", r.Stdout)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "--base-rev "+commits[3][:7]+" --head-rev "+commits[4][:7]) {
-		t.Errorf("no way to judge the culprit in other layouts is given:\n%s", r.stdout)
+	if !strings.Contains(strings.Join(strings.Fields(r.Stdout), " "), "--base-rev "+commits[3][:7]+" --head-rev "+commits[4][:7]) {
+		t.Errorf("no way to judge the culprit in other layouts is given:\n%s", r.Stdout)
 	}
-	if !strings.Contains(r.stdout, "verify") || !strings.Contains(r.stdout, "bad against its parent "+commits[3][:7]) {
-		t.Errorf("the culprit was not verified against its parent %s:\n%s", commits[3][:7], r.stdout)
+	if !strings.Contains(r.Stdout, "verify") || !strings.Contains(r.Stdout, "bad against its parent "+commits[3][:7]) {
+		t.Errorf("the culprit was not verified against its parent %s:\n%s", commits[3][:7], r.Stdout)
 	}
 
 	// The same range, refused before anything builds: good after bad.
 	r = rootbench(t, nil, "bisect", "--repo", repo.Dir, "--good", commits[6], "--bad", commits[0])
-	r.must(t, exitUsage)
-	if !strings.Contains(r.stderr, "not an ancestor") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-		t.Errorf("stderr is not one line saying 'not an ancestor':\n%s", r.stderr)
+	r.Must(t, exitUsage)
+	if !strings.Contains(r.Stderr, "not an ancestor") || strings.Count(strings.TrimSpace(r.Stderr), "\n") > 0 {
+		t.Errorf("stderr is not one line saying 'not an ancestor':\n%s", r.Stderr)
 	}
 }
 
 func TestBisectBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -130,11 +131,8 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"bisect", "--good", "HEAD~1", "--bad", "HEAD", "--package", "../outside"}, "--package ../outside: not a directory below"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			r := rootbench(t, nil, tc.args...)
-			r.must(t, exitUsage)
-			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-				t.Errorf("stderr is not one line saying %q:\n%s", tc.want, r.stderr)
-			}
+			t.Parallel()
+			refusedInOneLine(t, inProcess(t, tc.args...), tc.want)
 		})
 	}
 }
@@ -142,6 +140,7 @@ func TestBisectBadInput(t *testing.T) {
 // The handshake's notes are said once while they stay the same from step
 // to step, the step's commit aside.
 func TestBisectSaysNotesOnce(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	bp := &bisectPlan{abPlan: abPlan{out: &out}}
 	c1 := gitrev.Commit{Hash: "aaaaaaaaaaaa1111", Short: "aaaaaaa"}
@@ -156,26 +155,12 @@ func TestBisectSaysNotesOnce(t *testing.T) {
 	}
 }
 
-// TestStepLineFits: a step's first line fits 80 columns whatever its name
-// ("2/5 confirm, retry" is longer than the usual column of 13).
-func TestStepLineFits(t *testing.T) {
-	c := gitrev.Commit{Hash: strings.Repeat("a", 40), Short: "aaaaaaa", Subject: strings.Repeat("a long subject ", 10)}
-	for _, s := range []bisect.Step{
-		{Number: 3, Planned: 9, Attempt: 1, Kind: bisect.Search, Commit: c},
-		{Number: 2, Planned: 5, Attempt: 2, Kind: bisect.Confirm, Commit: c},
-		{Number: 12, Planned: 12, Attempt: 3, Kind: bisect.Recheck, Commit: c},
-	} {
-		first, _, _ := strings.Cut(stepLine(s, bisect.Outcome{Verdict: bisect.Good, Detail: "d"}), "\n")
-		if n := utf8.RuneCountInString(first); n > 80 {
-			t.Errorf("%d columns: %q", n, first)
-		}
-	}
-}
-
 // TestBisectAcrossLayouts bisects a synthetic history of four commits, in
 // which the third triples the worker's time, with every step judged across
 // two function layouts: bisect must name the culprit from the combinations.
 func TestBisectAcrossLayouts(t *testing.T) {
+	fullSuiteOnly(t, "builds a git history in several function layouts")
+	t.Parallel()
 	repo := gittest.New(t)
 	var commits []string
 	for i, delay := range []int{30, 30, 120, 120} {
@@ -186,16 +171,16 @@ func TestBisectAcrossLayouts(t *testing.T) {
 	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + t.TempDir()}, "bisect", "--repo", repo.Dir,
 		"--good", commits[0], "--bad", commits[3], "--cell", "ocaml", "--looks", "6", "--max-time", "1m",
 		"--layouts", "0,3,5", "--fail-on-regression", "100%")
-	r.must(t, 0)
-	if !strings.Contains(r.stdout, "culprit: "+commits[2][:7]) {
-		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[2][:7], r.stdout, r.stderr)
+	r.Must(t, 0)
+	if !strings.Contains(r.Stdout, "culprit: "+commits[2][:7]) {
+		t.Errorf("no culprit %s named:\n%s\nstderr:\n%s", commits[2][:7], r.Stdout, r.Stderr)
 	}
-	if !strings.Contains(r.stdout, "across 3 layouts (layout 0: ") || !strings.Contains(r.stderr, "in each of 3 function layouts (0, 3, 5)") {
-		t.Errorf("the steps were not judged across the layouts:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	if !strings.Contains(r.Stdout, "across 3 layouts (layout 0: ") || !strings.Contains(r.Stderr, "in each of 3 function layouts (0, 3, 5)") {
+		t.Errorf("the steps were not judged across the layouts:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}
 	r = rootbench(t, nil, "bisect", "--repo", repo.Dir, "--good", commits[0], "--bad", commits[3], "--layouts", "7")
-	r.must(t, exitUsage)
-	if !strings.Contains(r.stderr, "--layouts") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-		t.Errorf("stderr is not one line about --layouts:\n%s", r.stderr)
+	r.Must(t, exitUsage)
+	if !strings.Contains(r.Stderr, "--layouts") || strings.Count(strings.TrimSpace(r.Stderr), "\n") > 0 {
+		t.Errorf("stderr is not one line about --layouts:\n%s", r.Stderr)
 	}
 }

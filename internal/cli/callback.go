@@ -8,6 +8,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/workload/callback"
 )
@@ -137,6 +138,6 @@ func planCallback(s *session, bf *benchFlags, variants, handles, threads, calls 
 	s.opts.Benchmarks = bs
 	s.opts.Workload = "callback"
 	s.opts.Unit = "call"
-	s.opts.Params = commonParams(bs)
+	s.opts.Params = absession.CommonParams(bs)
 	return nil
 }

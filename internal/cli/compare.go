@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/exitstatus"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report/compare"
@@ -52,8 +53,8 @@ ab --layouts combines them (Student's t across the layouts, Holm across rows).
 It recombines sessions run apart, on other runners or after an interrupted
 ab --layouts.
 
-Exit status: 0 pass (or no gate), 1 regression, 3 inconclusive, 2 bad input
-(flags, files, or samples that are not positive finite numbers).`,
+` + fmt.Sprintf(`Exit status: %d pass (or no gate), %d regression, %d inconclusive, %d bad input
+(flags, files, or samples that are not positive finite numbers).`, exitstatus.Success, exitstatus.Failed, exitstatus.Inconclusive, exitstatus.Usage),
 		Example: `  rootbench compare base.json new.json
   go test -bench . -count 10 > new.txt; rootbench compare --fail-on-regression 5% old.txt new.txt
   rootbench compare --format markdown --fail-on-regression 5% base.json new.json

@@ -40,15 +40,17 @@ func writeSamples(t *testing.T, path string, samples map[string][]float64) {
 }
 
 // The committed message-passing results: boxroot costs more than the
-// control by far more than 5%, so the gate must not pass (issue 14).
+// control by far more than 5%, so the gate must not pass.
 func TestCompareGateOnCommittedResults(t *testing.T) {
-	r := rootbench(t, nil, "compare", "--cells", "ocaml,boxroot", "--fail-on-regression", "5%", "../../results/msgpass.json")
-	if r.code != 1 && r.code != 3 {
-		t.Fatalf("exit %d, want 1 (regression) or 3 (inconclusive)\n%s\n%s", r.code, r.stdout, r.stderr)
+	t.Parallel()
+	r := inProcess(t, "compare", "--cells", "ocaml,boxroot", "--fail-on-regression", "5%", "../../results/msgpass.json")
+	if r.Code != 1 && r.Code != 3 {
+		t.Fatalf("exit %d, want 1 (regression) or 3 (inconclusive)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
 
 func TestCompareGateOutcomes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base, slow, same, few, fewSlow := filepath.Join(dir, "base.json"), filepath.Join(dir, "slow.json"),
 		filepath.Join(dir, "same.json"), filepath.Join(dir, "few.json"), filepath.Join(dir, "few-slow.json")
@@ -66,57 +68,59 @@ func TestCompareGateOutcomes(t *testing.T) {
 	writeSamples(t, few, map[string][]float64{"ocaml": xs[:3]})
 	writeSamples(t, fewSlow, map[string][]float64{"ocaml": scale(1.5)[:3]})
 
-	rootbench(t, nil, "compare", "--fail-on-regression", "5%", base, slow).must(t, 1)
-	rootbench(t, nil, "compare", "--fail-on-regression", "5%", base, same).must(t, 0)
-	r := rootbench(t, nil, "compare", "--fail-on-regression", "5%", few, fewSlow)
-	r.must(t, 3)
-	if !strings.Contains(r.stdout, "INCONCLUSIVE") || !strings.Contains(r.stdout, "more run") || !strings.Contains(r.stderr, "inconclusive") {
-		t.Errorf("an undecided gate does not say so, or how many runs would decide:\n%s\n%s", r.stdout, r.stderr)
+	inProcess(t, "compare", "--fail-on-regression", "5%", base, slow).Must(t, 1)
+	inProcess(t, "compare", "--fail-on-regression", "5%", base, same).Must(t, 0)
+	r := inProcess(t, "compare", "--fail-on-regression", "5%", few, fewSlow)
+	r.Must(t, 3)
+	if !strings.Contains(r.Stdout, "INCONCLUSIVE") || !strings.Contains(r.Stdout, "more run") || !strings.Contains(r.Stderr, "inconclusive") {
+		t.Errorf("an undecided gate does not say so, or how many runs would decide:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 	// benchstat mode keeps benchstat's numbers; the gate is the same rule.
-	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "5%", base, slow).must(t, 1)
-	rootbench(t, nil, "compare", "--method", "t-test", base, slow).must(t, exitUsage)
-	rootbench(t, nil, "compare", "--alpha", "2", base, slow).must(t, exitUsage)
+	inProcess(t, "compare", "--method", "benchstat", "--fail-on-regression", "5%", base, slow).Must(t, 1)
+	inProcess(t, "compare", "--method", "t-test", base, slow).Must(t, exitUsage)
+	inProcess(t, "compare", "--alpha", "2", base, slow).Must(t, exitUsage)
 
 	var doc struct {
 		Schema string
 		Gate   string
 	}
-	r = rootbench(t, nil, "compare", "--format", "json", "--fail-on-regression", "5%", base, slow)
-	r.must(t, 1)
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v3" || doc.Gate != "regression" {
+	r = inProcess(t, "compare", "--format", "json", "--fail-on-regression", "5%", base, slow)
+	r.Must(t, 1)
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v3" || doc.Gate != "regression" {
 		t.Errorf("json: %v, schema %q gate %q", err, doc.Schema, doc.Gate)
 	}
 }
 
 func TestCompareRejectsBadSamples(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good, bad := filepath.Join(dir, "good.json"), filepath.Join(dir, "bad.json")
 	writeSamples(t, good, map[string][]float64{"ocaml": {1, 1.1, 0.9}})
 	writeSamples(t, bad, map[string][]float64{"ocaml": {1, -1.1, 0.9}})
-	r := rootbench(t, nil, "compare", good, bad)
-	r.must(t, exitUsage)
+	r := inProcess(t, "compare", good, bad)
+	r.Must(t, exitUsage)
 	for _, want := range []string{"bad.json", `result "ocaml"`, "run 2", "wall_ns", "must be a positive"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("error lacks %q: %s", want, r.stderr)
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("error lacks %q: %s", want, r.Stderr)
 		}
 	}
-	if n := strings.Count(strings.TrimSpace(r.stderr), "\n"); n != 0 {
-		t.Errorf("want one line, got:\n%s", r.stderr)
+	if n := strings.Count(strings.TrimSpace(r.Stderr), "\n"); n != 0 {
+		t.Errorf("want one line, got:\n%s", r.Stderr)
 	}
-	rootbench(t, nil, "report", bad, "-o", dir).must(t, exitUsage)
+	inProcess(t, "report", bad, "-o", dir).Must(t, exitUsage)
 }
 
 func TestCompareUsage(t *testing.T) {
-	r := rootbench(t, nil, "compare")
-	r.must(t, exitUsage)
-	if !strings.Contains(strings.ToLower(r.stderr), "usage: rootbench compare base new") {
-		t.Errorf("compare without arguments does not print its usage line: %s", r.stderr)
+	t.Parallel()
+	r := inProcess(t, "compare")
+	r.Must(t, exitUsage)
+	if !strings.Contains(strings.ToLower(r.Stderr), "usage: rootbench compare base new") {
+		t.Errorf("compare without arguments does not print its usage line: %s", r.Stderr)
 	}
-	r = rootbench(t, nil, "compare", "--help")
-	r.must(t, 0)
+	r = inProcess(t, "compare", "--help")
+	r.Must(t, 0)
 	for _, want := range []string{"0 pass", "1 regression", "3 inconclusive", "2 bad input", "--method", "Holm"} {
-		if !strings.Contains(r.stdout, want) {
+		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("compare --help lacks %q", want)
 		}
 	}
@@ -125,6 +129,7 @@ func TestCompareUsage(t *testing.T) {
 // TestCompareGoBenchText: two files of go test -bench output are compared
 // per op, and the gate decides on them as on results files.
 func TestCompareGoBenchText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name string, ns ...int) string {
 		var b strings.Builder
@@ -140,20 +145,21 @@ func TestCompareGoBenchText(t *testing.T) {
 	}
 	old := write("old.txt", 1000, 1002, 998, 1001, 999, 1000, 1003, 997)
 	slow := write("new.txt", 1200, 1203, 1198, 1201, 1199, 1200, 1202, 1197)
-	r := rootbench(t, nil, "compare", "--fail-on-regression", "5%", old, slow)
-	r.must(t, 1)
+	r := inProcess(t, "compare", "--fail-on-regression", "5%", old, slow)
+	r.Must(t, 1)
 	for _, want := range []string{"median time per op", "Encode-2", "REGRESSION", "+20.00%"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("compare of Go benchmark text lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("compare of Go benchmark text lacks %q:\n%s", want, r.Stdout)
 		}
 	}
-	rootbench(t, nil, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).must(t, 0)
+	inProcess(t, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).Must(t, 0)
 }
 
 // compare --layouts names each session by the layout its file records, else
 // by its file's name; a session read from standard input is "standard
 // input", as the loaders call it in their errors, not "-".
 func TestCompareLayoutsNamesStandardInput(t *testing.T) {
+	t.Parallel()
 	a := "../../results/sessions/aa-20261204T170744Z.json.gz"
 	fh, err := os.Open("../../results/sessions/aa-20261204T171052Z.json.gz")
 	if err != nil {
@@ -165,12 +171,12 @@ func TestCompareLayoutsNamesStandardInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rootbenchStdin(t, b, nil, "compare", "--layouts", "--format", "json", a, "-")
-	r.must(t, 0)
+	r.Must(t, 0)
 	var doc struct {
 		Layouts []string `json:"layouts"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("compare --layouts --format json: %v\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("compare --layouts --format json: %v\n%s", err, r.Stdout)
 	}
 	if want := []string{filepath.Base(a), "standard input"}; !slices.Equal(doc.Layouts, want) {
 		t.Errorf("layouts %q, want %q", doc.Layouts, want)

@@ -7,8 +7,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,9 +18,12 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
+	"github.com/rootbench/rootbench/internal/cli/clitest"
 )
 
 func TestFaultyCellsFailLoudly(t *testing.T) {
+	fullSuiteOnly(t, "runs workers")
+	t.Parallel()
 	for _, tc := range []struct{ cell, want, style string }{
 		{"faulty:wrong-value", "wrong value", "auto"},
 		{"faulty:leak", "leak", "auto"},
@@ -28,9 +31,10 @@ func TestFaultyCellsFailLoudly(t *testing.T) {
 		{"faulty:wrong-value", "wrong value", "none"},
 	} {
 		t.Run(tc.cell+"/"+tc.style, func(t *testing.T) {
+			t.Parallel()
 			r := rootbench(t, nil, "run", "--cell", tc.cell, "--niters", "20", "--runs", "1", "--style", tc.style)
-			r.must(t, 1)
-			all := r.stdout + r.stderr
+			r.Must(t, 1)
+			all := r.Stdout + r.Stderr
 			if !strings.Contains(all, tc.cell) || !strings.Contains(all, tc.want) {
 				t.Fatalf("output does not name the cell %q and the problem %q:\n%s", tc.cell, tc.want, all)
 			}
@@ -39,14 +43,13 @@ func TestFaultyCellsFailLoudly(t *testing.T) {
 }
 
 func TestTimeoutIsRecordedAndOthersSurvive(t *testing.T) {
+	fullSuiteOnly(t, "waits for a run to time out")
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "2",
 		"--timeout", "2s", "--export-json", out)
-	r.must(t, 1)
-	f, err := harness.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.Must(t, 1)
+	f := mustLoad(t, out)
 	byCell := map[string]harness.Result{}
 	for _, res := range f.Results {
 		byCell[res.Cell] = res
@@ -61,6 +64,8 @@ func TestTimeoutIsRecordedAndOthersSurvive(t *testing.T) {
 }
 
 func TestWorkerFaultsAreRecorded(t *testing.T) {
+	fullSuiteOnly(t, "runs workers")
+	t.Parallel()
 	for _, tc := range []struct{ cell, reason string }{
 		{"faulty:panic", "panic"},
 		{"faulty:crash", "killed"},
@@ -68,13 +73,11 @@ func TestWorkerFaultsAreRecorded(t *testing.T) {
 		{"faulty:garbage", "malformed"},
 	} {
 		t.Run(tc.cell, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "r.json")
 			r := rootbench(t, nil, "run", "--cell", "ocaml,"+tc.cell, "--niters", "20", "--runs", "2", "--export-json", out)
-			r.must(t, 1)
-			f, err := harness.Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r.Must(t, 1)
+			f := mustLoad(t, out)
 			var okRuns int
 			var reason string
 			for _, res := range f.Results {
@@ -97,16 +100,17 @@ func TestWorkerFaultsAreRecorded(t *testing.T) {
 	}
 	// --ignore-failure exits 0.
 	r := rootbench(t, nil, "run", "--cell", "ocaml,faulty:exit", "--niters", "20", "--runs", "2", "--ignore-failure")
-	r.must(t, 0)
+	r.Must(t, 0)
 }
 
 func TestInterruptWritesPartialExports(t *testing.T) {
+	fullSuiteOnly(t, "sends signals")
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
-			cmd := exec.Command(os.Args[0], "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "3",
+			cmd := clitest.Command(context.Background(), nil, "run", "--cell", "ocaml,faulty:hang", "--niters", "20", "--runs", "3",
 				"--order", "grouped", "--export-json", out)
-			cmd.Env = append(cleanEnv(), "ROOTBENCH_AS_CLI=1", "NO_COLOR=1", "GORACE=atexit_sleep_ms=0")
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
 			if err := cmd.Start(); err != nil {
@@ -132,10 +136,7 @@ func TestInterruptWritesPartialExports(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != want {
 				t.Fatalf("exit: %v, want status %d; stderr:\n%s", err, want, errb.String())
 			}
-			f, err := harness.Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := mustLoad(t, out)
 			if !f.Partial || len(f.Results[0].Runs) != 3 {
 				t.Fatalf("export after %v: partial=%v, ocaml runs %d", sig, f.Partial, len(f.Results[0].Runs))
 			}
@@ -147,12 +148,14 @@ func TestInterruptWritesPartialExports(t *testing.T) {
 // for its cell and for another cell: only the named cell's run is slowed and
 // marked (impls.SlowStat); the passes are all there.
 func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
+	fullSuiteOnly(t, "plants slowdowns")
+	t.Parallel()
 	worker := func(env string) harness.Run {
 		t.Helper()
 		r := rootbench(t, []string{"ROOTBENCH_SLOW=" + env}, "worker", "--workload", "msgpass", "--cell", "direct",
 			"--set", "niters=20", "--set", "passes=3")
-		r.must(t, 0)
-		run, err := harness.ParseWorkerOutput([]byte(r.stdout))
+		r.Must(t, 0)
+		run, err := harness.ParseWorkerOutput([]byte(r.Stdout))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,8 +171,8 @@ func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
 		t.Errorf("a slowdown planted on ref marked ocaml's run: %v", run.Stats)
 	}
 	r := rootbench(t, []string{"ROOTBENCH_SLOW=ocaml=fast"}, "run", "--cell", "ocaml", "--runs", "1")
-	r.must(t, exitUsage)
-	if !strings.Contains(r.stderr, "ROOTBENCH_SLOW") || !strings.Contains(r.stderr, "bad percentage") {
-		t.Errorf("a malformed ROOTBENCH_SLOW is not explained:\n%s", r.stderr)
+	r.Must(t, exitUsage)
+	if !strings.Contains(r.Stderr, "ROOTBENCH_SLOW") || !strings.Contains(r.Stderr, "bad percentage") {
+		t.Errorf("a malformed ROOTBENCH_SLOW is not explained:\n%s", r.Stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 )
 
 func TestIntValue(t *testing.T) {
+	t.Parallel()
 	var n int
 	v := newIntValue(&n, 10, 1, 2147483647)
 	if n != 10 || v.String() != "10" || v.Type() != "int" {
@@ -44,6 +45,7 @@ func TestIntValue(t *testing.T) {
 }
 
 func TestFlagTypesInHelp(t *testing.T) {
+	t.Parallel()
 	cmd := newRunCmd()
 	for name, want := range map[string]string{
 		"runs": "int", "warmup": "int", "min-runs": "int", "max-runs": "int", "niters": "int",
@@ -69,6 +71,7 @@ func TestFlagTypesInHelp(t *testing.T) {
 }
 
 func TestExpandMultiArgFlags(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd()
 	for _, c := range []struct{ in, want string }{
 		{"run -L batch-size 16,64", "run --parameter-list=batch-size=16,64"},
@@ -96,6 +99,7 @@ func TestExpandMultiArgFlags(t *testing.T) {
 
 // Arguments without the multi-argument flags pass through unchanged.
 func TestExpandMultiArgFlagsKeepsOtherArgs(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd()
 	words := []string{"-r", "3", "--runs", "--cell", "ocaml", "-i", "--", "x", "-n", "name", "--niters=5", "-w", "1", "--show-output"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -107,6 +111,7 @@ func TestExpandMultiArgFlagsKeepsOtherArgs(t *testing.T) {
 }
 
 func TestExpandScan(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		spec string
 		step int64
@@ -134,6 +139,7 @@ func TestExpandScan(t *testing.T) {
 }
 
 func TestNameBenchmarks(t *testing.T) {
+	t.Parallel()
 	bench := func() []harness.Benchmark {
 		return []harness.Benchmark{
 			{Cell: "ocaml", Label: "ocaml batch-size=16", Params: map[string]string{"batch-size": "16"}},
@@ -176,6 +182,7 @@ func TestNameBenchmarks(t *testing.T) {
 }
 
 func TestCheckExports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.json")
 	if err := os.WriteFile(a, nil, 0o644); err != nil {

@@ -1,7 +1,8 @@
 // Package cli is rootbench's command line (cobra): run, callback, ab,
 // bisect, compare, report, list, version and the hidden worker. It parses
 // and checks input, builds a plan, calls the harness, hands results to
-// analysis and report, and maps outcomes to exit statuses.
+// analysis and report, and maps outcomes to exit statuses. An A/B session
+// (ab, and each step of bisect) runs through package absession.
 //
 // Main runs it on the cells and handles registered in package impls: the
 // built-in ones, and any a program registered first (the root package
@@ -45,6 +46,15 @@ func (e *exitError) Unwrap() error { return e.err }
 // usageErrorf reports bad input: exit status 2.
 func usageErrorf(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// exitWith is the error of a command that ends with status code (nil for
+// 0), saying why.
+func exitWith(code int, why error) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code, err: why}
 }
 
 func usageError(err error) error {
@@ -111,19 +121,26 @@ func withUsageOnMissingArgs(cmd *cobra.Command) *cobra.Command {
 // Main runs the command line with os.Args and exits with its status: it
 // returns only when the command succeeded.
 func Main() {
-	root := newRootCmd()
-	root.SetArgs(expandMultiArgFlags(root, os.Args[1:]))
-	err := root.Execute()
-	if err == nil {
-		return
+	if err := execute(newRootCmd(), os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, wrapMessage("rootbench: "+err.Error(), terminalColumns(os.Stderr)))
+		os.Exit(exitCode(err))
 	}
-	fmt.Fprintln(os.Stderr, wrapMessage("rootbench: "+err.Error(), terminalColumns(os.Stderr)))
+}
+
+// execute runs the command line args with root.
+func execute(root *cobra.Command, args []string) error {
+	root.SetArgs(expandMultiArgFlags(root, args))
+	return root.Execute()
+}
+
+// exitCode is the exit status of a command that failed with err.
+func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.code)
+		return ee.code
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors.
-	os.Exit(exitUsage)
+	return exitUsage
 }
 
 // wrapMessage wraps each line of msg at word boundaries for a terminal

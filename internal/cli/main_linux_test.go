@@ -8,6 +8,7 @@ import (
 )
 
 func TestPinRefusesAbsentCPU(t *testing.T) {
+	t.Parallel()
 	mustRefuse(t, []refusal{
 		{args: []string{"run", "--pin", strconv.Itoa(absentCPU(t))}, want: []string{"--pin", "accepted: CPUs"}},
 	})

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/internal/gitrev"
 )
 
@@ -61,28 +60,13 @@ func (s *revSide) resolve(ctx context.Context, repo *gitrev.Repo) error {
 	return nil
 }
 
-// build builds the side (or takes it from the cache) and fills a
-// harness.Side with it.
-func (s *revSide) build(ctx context.Context, b *gitrev.Builder, side *harness.Side) error {
-	var bin *gitrev.Binary
-	var err error
-	if s.workTree {
-		bin, err = b.BuildWorkTree(ctx)
-	} else {
-		bin, err = b.Build(ctx, s.commit)
+// spec is the side as the session runner builds it; nil for a side given
+// as a binary (s nil).
+func (s *revSide) spec() *absession.Rev {
+	if s == nil {
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", side.Name, err)
-	}
-	side.Executable = bin.Path
-	side.Modified = bin.Modified
-	return nil
-}
-
-// newBuilder is the builder of a session's revisions of pkg, its progress
-// line on progress (stderr).
-func newBuilder(repo *gitrev.Repo, pkg string, progress io.Writer) *gitrev.Builder {
-	return &gitrev.Builder{Repo: repo, Package: pkg, Progress: progress}
+	return &absession.Rev{Commit: s.commit, WorkTree: s.workTree}
 }
 
 // buildPackage returns the main package to build from the repository's

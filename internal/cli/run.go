@@ -10,6 +10,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
+	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
@@ -118,7 +119,7 @@ cells are interleaved.
 	for _, w := range rf.workload {
 		f.Var(&w.value, w.name, fmt.Sprintf("%s (env %s)", w.help, w.env))
 	}
-	f.Var(&sizeValue{&rf.maxMemory}, "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
+	f.Var(newSizeValue(&rf.maxMemory), "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
 	bf.register(cmd)
 	return cmd
 }
@@ -178,7 +179,7 @@ func planMsgpass(s *session, bf *benchFlags, rf *runFlags, flags *pflag.FlagSet)
 	s.opts.Benchmarks = bs
 	s.opts.Workload = "msgpass"
 	s.opts.Unit = "cell"
-	s.opts.Params = commonParams(bs)
+	s.opts.Params = absession.CommonParams(bs)
 	return note, nil
 }
 

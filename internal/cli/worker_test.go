@@ -12,16 +12,18 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/impls"
+	"github.com/rootbench/rootbench/internal/cli/clitest"
 	"github.com/rootbench/rootbench/workload/callback"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
 func TestWorkerDescribe(t *testing.T) {
+	t.Parallel()
 	r := rootbench(t, nil, "worker", "--describe")
-	r.must(t, 0)
+	r.Must(t, 0)
 	var d harness.WorkerDescription
-	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || strings.Count(r.stdout, "\n") != 1 {
-		t.Fatalf("not one JSON line (%v):\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil || strings.Count(r.Stdout, "\n") != 1 {
+		t.Fatalf("not one JSON line (%v):\n%s", err, r.Stdout)
 	}
 	if d.Protocol != harness.ProtocolVersion || !d.WarmupPass {
 		t.Errorf("protocol %d, warm-up pass %t", d.Protocol, d.WarmupPass)
@@ -61,11 +63,12 @@ func TestWorkerDescribe(t *testing.T) {
 // run as it is: defaults are what the worker runs, and one pass with no
 // warm-up (what ab runs against a base before passes) is one measured pass.
 func TestDescribeWorkerAndRunIt(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := harness.DescribeWorker(context.Background(), exe, []string{"ROOTBENCH_AS_CLI=1", "GORACE=atexit_sleep_ms=0"})
+	info, err := harness.DescribeWorker(context.Background(), exe, []string{clitest.AsCLI + "=1", "GORACE=atexit_sleep_ms=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +85,8 @@ func TestDescribeWorkerAndRunIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rootbench(t, nil, args...)
-	r.must(t, 0)
-	run, err := harness.ParseWorkerOutput([]byte(r.stdout))
+	r.Must(t, 0)
+	run, err := harness.ParseWorkerOutput([]byte(r.Stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +102,7 @@ func without(m map[string]string, name string) map[string]string {
 }
 
 func TestWorkerWarmupPassesBadInput(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		set  string
 		want string
@@ -107,16 +111,17 @@ func TestWorkerWarmupPassesBadInput(t *testing.T) {
 		{"WARMUP_PASSES=x", "warmup-passes:"},
 		{"bogus=1", "the worker also accepts warmup-passes"},
 	} {
-		r := rootbench(t, nil, "worker", "--workload", "msgpass", "--cell", "ocaml", "--set", tc.set)
-		r.must(t, exitUsage)
-		if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
-			t.Errorf("--set %s: stderr %q, want one line saying %q", tc.set, r.stderr, tc.want)
+		r := inProcess(t, "worker", "--workload", "msgpass", "--cell", "ocaml", "--set", tc.set)
+		r.Must(t, exitUsage)
+		if !strings.Contains(r.Stderr, tc.want) || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+			t.Errorf("--set %s: stderr %q, want one line saying %q", tc.set, r.Stderr, tc.want)
 		}
 	}
 }
 
 // warmUp's first call is MeasurePasses' warm-up: it runs the pass n times.
 func TestWarmUp(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 2} {
 		calls := 0
 		pass := func() (harness.Pass, error) {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWrapWriter(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	w := newWrapWriter(&b, 20)
 	if _, err := w.Write([]byte("ab: one two three four five six\n    head seven\n")); err != nil {
@@ -27,6 +28,7 @@ func TestWrapWriter(t *testing.T) {
 // TestWrapMessage: an error wraps line by line on a terminal and stays
 // whole elsewhere.
 func TestWrapMessage(t *testing.T) {
+	t.Parallel()
 	msg := "rootbench: inconclusive after 109 runs per side in 14.9 s (budget): undecided: ocaml, boxroot-handle\nsecond line"
 	if got := wrapMessage(msg, 0); got != msg {
 		t.Errorf("no terminal: %q", got)

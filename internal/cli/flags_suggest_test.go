@@ -10,6 +10,7 @@ import (
 // TestSuggestFlag parses each command line as the CLI does and checks what
 // the flag error function would suggest.
 func TestSuggestFlag(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

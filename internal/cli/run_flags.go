@@ -1,15 +1,10 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
-	"sort"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +13,6 @@ import (
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/report"
-	"github.com/rootbench/rootbench/report/compare"
 	"github.com/rootbench/rootbench/report/export"
 )
 
@@ -110,19 +104,6 @@ func (b *benchFlags) exports() []exportTarget {
 	add("export-markdown", b.exportMarkdown, export.Markdown)
 	add("export-gobench", b.exportGoBench, export.GoBench)
 	return out
-}
-
-// session is what the shared flags resolve to.
-type session struct {
-	opts         harness.Options
-	out          io.Writer // human-readable output
-	ropts        report.Options
-	style        report.Style
-	exports      []exportTarget
-	gcTable      bool
-	baseline     *harness.File
-	baselinePath string
-	threshold    float64
 }
 
 // resolve checks the shared flags together and turns them into a session.
@@ -253,163 +234,4 @@ func (b *benchFlags) workerArgs() []string {
 		return []string{"--pin", b.pin}
 	}
 	return nil
-}
-
-// label names a configuration: the cell, plus the scanned parameters.
-func label(cell string, params map[string]string, varied []string) string {
-	parts := []string{cell}
-	for _, n := range varied {
-		parts = append(parts, n+"="+params[n])
-	}
-	return strings.Join(parts, " ")
-}
-
-// commonParams returns the parameters every benchmark shares.
-func commonParams(bs []harness.Benchmark) map[string]string {
-	if len(bs) == 0 {
-		return nil
-	}
-	common := map[string]string{}
-	for k, v := range bs[0].Params {
-		common[k] = v
-	}
-	for _, b := range bs[1:] {
-		for k, v := range common {
-			if b.Params[k] != v {
-				delete(common, k)
-			}
-		}
-	}
-	return common
-}
-
-// setArgs renders parameters as worker --set flags, in a stable order.
-func setArgs(params map[string]string) []string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var args []string
-	for _, k := range keys {
-		args = append(args, "--set", k+"="+params[k])
-	}
-	return args
-}
-
-// execute runs the benchmarks, prints as hyperfine does, writes the exports
-// (atomically, after every round) and decides the exit status.
-func (s *session) execute(ctx context.Context) error {
-	ctx, stop, caught := signalContext(ctx)
-	defer stop()
-
-	o := &s.opts
-	writeExports := func(f *harness.File, final bool) error {
-		var errs []string
-		for _, e := range s.exports {
-			if e.path == "-" && !final {
-				continue // stdout gets the file once, at the end
-			}
-			if err := export.WriteFile(e.path, f, e.fn); err != nil {
-				errs = append(errs, err.Error())
-			}
-		}
-		if len(errs) > 0 {
-			return fmt.Errorf("export: %s", strings.Join(errs, "; "))
-		}
-		return nil
-	}
-	var exportErr error
-	o.OnRound = func(f *harness.File) {
-		if exportErr != nil {
-			return // reported once; the final write tries again
-		}
-		if err := writeExports(f, false); err != nil {
-			exportErr = err
-			fmt.Fprintf(os.Stderr, "rootbench: %v (no more snapshots during the run; the final write tries again)\n", err)
-		}
-	}
-	n := 0
-	o.OnResult = func(f *harness.File, r *harness.Result) {
-		n++
-		report.Benchmark(s.out, f, n, r, s.ropts)
-		if s.gcTable {
-			report.GCTable(s.out, r, s.ropts)
-		}
-		fmt.Fprintln(s.out)
-	}
-	if ws := harness.MachineWarnings(harness.CollectMachine()); len(ws) > 0 && s.style != report.None {
-		report.Warnings(os.Stderr, ws, s.ropts)
-	}
-
-	f, runErr := harness.Execute(ctx, *o)
-	if f == nil {
-		if runErr == nil {
-			runErr = fmt.Errorf("the harness returned no results")
-		}
-		return runErr
-	}
-	if len(f.Results) > 1 {
-		report.Summary(s.out, f, s.ropts)
-	}
-	if err := writeExports(f, true); err != nil {
-		return &exitError{code: exitFailed, err: err}
-	}
-	if sig := caught(); sig != nil {
-		code := exitInterrupted
-		if sig == syscall.SIGTERM {
-			code = exitTerminated
-		}
-		return &exitError{code: code, err: fmt.Errorf("interrupted (%s): the exports hold what was measured so far (marked partial)", signalLabel(sig))}
-	}
-	if runErr != nil {
-		return &exitError{code: exitFailed, err: runErr}
-	}
-	if s.baseline != nil {
-		c, err := analysis.CompareFiles(s.baseline, f, analysis.Options{Threshold: s.threshold, BaseName: s.baselinePath, HeadName: "this run"})
-		if err != nil {
-			return &exitError{code: exitFailed, err: fmt.Errorf("compare with baseline: %w", err)}
-		}
-		fmt.Fprintln(s.out)
-		if err := compare.TextWidth(s.out, c, s.ropts.Width); err != nil {
-			return err
-		}
-		if err := gateError(c, s.baselinePath); err != nil {
-			return err
-		}
-	}
-	if failed := f.FailedRuns(); failed > 0 && !o.IgnoreFailure {
-		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) failed (see the reasons above; --ignore-failure keeps going and exits 0)", failed)}
-	}
-	return nil
-}
-
-// signalContext cancels ctx on SIGINT or SIGTERM and remembers which came.
-func signalContext(parent context.Context) (context.Context, func(), func() os.Signal) {
-	ctx, cancel := context.WithCancel(parent)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var got os.Signal
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		select {
-		case got = <-ch:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	stop := func() {
-		signal.Stop(ch)
-		cancel()
-		<-done
-	}
-	caught := func() os.Signal {
-		if ctx.Err() == nil {
-			return nil
-		}
-		<-done // the goroutine has returned: got is settled
-		return got
-	}
-	return ctx, stop, caught
 }

@@ -49,60 +49,48 @@ func (v *intValue) String() string { return strconv.Itoa(*v.p) }
 // Type implements pflag.Value.
 func (v *intValue) Type() string { return "int" }
 
-// durationValue is a duration flag: a Go duration ("3s", "500ms") or plain
-// seconds ("0.5"), not negative.
-type durationValue struct{ p *time.Duration }
+// parsedValue is a flag parsed by parse and shown by show, its zero value
+// as "0" (which --help leaves out).
+type parsedValue[T comparable] struct {
+	p     *T
+	parse func(string) (T, error)
+	show  func(T) string
+	typ   string
+}
 
-func newDurationValue(p *time.Duration, def time.Duration) *durationValue {
+// newDurationValue is a duration flag set to def: a Go duration ("3s",
+// "500ms") or plain seconds ("0.5"), not negative (parse.Duration).
+func newDurationValue(p *time.Duration, def time.Duration) *parsedValue[time.Duration] {
 	*p = def
-	return &durationValue{p: p}
+	return &parsedValue[time.Duration]{p: p, parse: parse.Duration, show: time.Duration.String, typ: "duration"}
+}
+
+// newSizeValue is an amount of memory in bytes (parse.Size: 512MiB, 8GB).
+func newSizeValue(p *int64) *parsedValue[int64] {
+	return &parsedValue[int64]{p: p, parse: parse.Size, show: parse.FormatBytes, typ: "bytes"}
 }
 
 // Set implements pflag.Value.
-func (v *durationValue) Set(s string) error {
-	d, err := parse.Duration(s)
+func (v *parsedValue[T]) Set(s string) error {
+	x, err := v.parse(s)
 	if err != nil {
 		return err
 	}
-	*v.p = d
-	return nil
-}
-
-// String implements pflag.Value. Zero is "0", which --help leaves out as
-// the zero value.
-func (v *durationValue) String() string {
-	if *v.p == 0 {
-		return "0"
-	}
-	return v.p.String()
-}
-
-// Type implements pflag.Value.
-func (v *durationValue) Type() string { return "duration" }
-
-// sizeValue is an amount of memory in bytes (parse.Size: 512MiB, 8GB).
-type sizeValue struct{ p *int64 }
-
-// Set implements pflag.Value.
-func (v *sizeValue) Set(s string) error {
-	n, err := parse.Size(s)
-	if err != nil {
-		return err
-	}
-	*v.p = n
+	*v.p = x
 	return nil
 }
 
 // String implements pflag.Value.
-func (v *sizeValue) String() string {
-	if *v.p == 0 {
+func (v *parsedValue[T]) String() string {
+	var zero T
+	if *v.p == zero {
 		return "0"
 	}
-	return parse.FormatBytes(*v.p)
+	return v.show(*v.p)
 }
 
 // Type implements pflag.Value.
-func (v *sizeValue) Type() string { return "bytes" }
+func (v *parsedValue[T]) Type() string { return v.typ }
 
 // checkedValue is a flag kept as text, checked by a function when given: the
 // workload parameters, whose rules live with the workload (msgpass.Params.Set)
@@ -130,7 +118,6 @@ func (v *checkedValue) Type() string { return v.typ }
 
 var (
 	_ pflag.Value = (*intValue)(nil)
-	_ pflag.Value = (*durationValue)(nil)
-	_ pflag.Value = (*sizeValue)(nil)
+	_ pflag.Value = (*parsedValue[time.Duration])(nil)
 	_ pflag.Value = (*checkedValue)(nil)
 )

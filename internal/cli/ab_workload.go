@@ -36,7 +36,7 @@ func (w *abWorkload) register(f *pflag.FlagSet) {
 	for _, wf := range w.rf.workload {
 		f.Var(&wf.value, wf.name, fmt.Sprintf("%s (env %s)", wf.help, wf.env))
 	}
-	f.Var(&sizeValue{&w.rf.maxMemory}, "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
+	f.Var(newSizeValue(&w.rf.maxMemory), "max-memory", "refuse a configuration whose estimated peak memory exceeds this, e.g. 8GiB (default: the memory available now; 0: no check)")
 	f.StringArrayVar(&w.paramLists, "parameter-list", nil, "scan a parameter: NAME=v1,v2,... (repeatable; the cartesian product is run)")
 	f.StringVar(&w.kind, "workload", "msgpass", "the workload both sides run: msgpass (cells; the flags of 'run') or callback (the flags of 'callback': --variant, --handle, --threads, --calls)")
 	w.threads, w.calls = callbackFlag("threads", "1"), callbackFlag("calls", "1_000_000")
