@@ -15,7 +15,7 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check handle-cost clean
+.PHONY: all build run test test-short unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay perf-check handle-cost clean
 
 all: build
 
@@ -41,6 +41,13 @@ race:
 
 unit:
 	$(GO) test -tags $(TEST_TAGS) $(PKGS)
+
+# The fast tier: every package's logic in about 20 s on 2 cores (warm build
+# cache). -short skips what builds git history, runs function layouts,
+# plants slowdowns, sends signals or runs workers for seconds; make test
+# runs all of it.
+test-short:
+	$(GO) test -short -tags $(TEST_TAGS) $(PKGS)
 
 # The shipped binary has no test-only cell: faulty:crash is an unknown cell
 # (exit 2), refused before any worker starts.
@@ -71,11 +78,12 @@ example:
 	echo "example: go run . run --cell mytable,boxroot,cgo-handle: a summary with mytable (bin/example-run.txt)"
 
 # cgo-only parts sit behind build constraints: the build without cgo must
-# succeed and report them unavailable.
+# succeed and report them unavailable, and the fast tier passes without cgo
+# (the race step above runs the whole suite with it).
 nocgo:
 	CGO_ENABLED=0 $(GO) build -o bin/rootbench-nocgo ./cmd/rootbench
 	CGO_ENABLED=0 $(GO) vet $(PKGS)
-	CGO_ENABLED=0 $(GO) test -tags $(TEST_TAGS) -timeout 10m $(PKGS)
+	CGO_ENABLED=0 $(GO) test -short -tags $(TEST_TAGS) -timeout 10m $(PKGS)
 	./bin/rootbench-nocgo list | grep -E '^\W*cgo-handle\W.*\Wno\W' >/dev/null || \
 		{ echo "nocgo: 'rootbench list' does not show cgo-handle as unavailable"; exit 1; }
 

@@ -20,7 +20,7 @@ const (
 	// defaultABThreshold is the gate: the smallest slowdown a session at
 	// the default budget is asked to flag. Its false-alarm and detection
 	// rates are measured by make gate-check (results/gate-check.md), and the
-	// noise that sets it is in results/noise.md.
+	// noise that sets it is described in docs/records.md.
 	defaultABThreshold = "5%"
 )
 

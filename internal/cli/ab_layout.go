@@ -19,7 +19,7 @@ import (
 // layoutNote is what ab says under a comparison of two different builds
 // that has a significant row: the verdict is about the two binaries as the
 // linker laid them out, and layout alone moves rows. The figures are
-// rootbench's own (results/ab-layouts.md in its repository: a change that
+// rootbench's own (docs/records.md, "Function layouts move a verdict": a change that
 // computes the same value, judged in ten layouts).
 const layoutNote = "a significant row compares two builds as they were linked, and function " +
 	"layout alone has moved rows of a change that alters nothing by -6% to +14% " +
