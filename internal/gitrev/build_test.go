@@ -16,6 +16,18 @@ import (
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
+// buildTestRepo starts a test that builds revisions with the go command: it
+// skips in -short (the full suite runs it), runs in parallel, and returns a
+// temporary repository.
+func buildTestRepo(t *testing.T) *gittest.Repo {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
+	}
+	t.Parallel()
+	return gittest.New(t)
+}
+
 // output runs the binary and returns what it printed, trimmed.
 func output(t *testing.T, b *gitrev.Binary) string {
 	t.Helper()
@@ -65,11 +77,7 @@ func tempLeftovers(t *testing.T, dir string) []string {
 }
 
 func TestBuildCachesByCommit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "one: the first program")
 	h2 := g.Commit(t, gittest.Program(gittest.Prints("two")), "two")
 	var progress bytes.Buffer
@@ -133,11 +141,7 @@ func TestBuildCachesByCommit(t *testing.T) {
 }
 
 func TestBuildUnbuildable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	h := g.Commit(t, gittest.Program("package main\n\nfunc main() { undefinedName() }\n"), "broken")
 	var progress bytes.Buffer
 	b := builder(t, g, &progress)
@@ -191,11 +195,7 @@ func TestBuildUnbuildable(t *testing.T) {
 // A package of a nested module (its own go.mod below the top) builds, from
 // a commit and from the modified work tree.
 func TestBuildNestedModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	files := gittest.Program(gittest.Prints("top"))
 	files["tool/go.mod"] = "module example.com/tool\n\ngo 1.22\n"
 	files["tool/main.go"] = gittest.Prints("nested")
@@ -217,11 +217,7 @@ func TestBuildNestedModule(t *testing.T) {
 // A repository opened from a subdirectory builds its commits: git names
 // the common directory relative to that subdirectory.
 func TestBuildFromASubdirectory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	files := gittest.Program(gittest.Prints("from below"))
 	files["sub/deeper/notes.txt"] = "a directory to open the repository from\n"
 	h := g.Commit(t, files, "one")
@@ -233,11 +229,7 @@ func TestBuildFromASubdirectory(t *testing.T) {
 }
 
 func TestBuildWorkTree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("committed")), "one")
 	var progress bytes.Buffer
 	b := builder(t, g, &progress)
@@ -301,11 +293,7 @@ func TestBuildWorkTree(t *testing.T) {
 // cache (as separate processes would), all succeed and leave one whole
 // binary and no temporary file.
 func TestBuildConcurrent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
 	r := open(t, g.Dir)
 	dir := t.TempDir()
@@ -342,11 +330,7 @@ func TestBuildConcurrent(t *testing.T) {
 }
 
 func TestBuildCancelled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revisions with go build: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g := gittest.New(t)
+	g := buildTestRepo(t)
 	h := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")
 	b := builder(t, g, nil)
 	c := resolve(t, b.Repo, h)
