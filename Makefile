@@ -33,10 +33,19 @@ run: build
 # program with its own cell.
 test: lint race nocgo shipped report-check example
 
-# The tagged suite, then the shipped build's catalog (no faulty cell,
-# ROOTBENCH_SLOW refused), which only an untagged test binary sees.
+# The tagged suite under the race detector, then the shipped build's
+# catalog (no faulty cell, ROOTBENCH_SLOW refused), which only an untagged
+# test binary sees. internal/cli's end-to-end tests re-execute the test
+# binary as their workers, so under -race every worker is instrumented too
+# and its sessions run several times slower: that package's full tier runs
+# without the detector, and its fast tier (the same code in the parent, one
+# run and one A/B session end to end) with it.
+CLI_PKG   := ./internal/cli
+RACE_PKGS  = $(filter-out github.com/rootbench/rootbench/internal/cli,$(shell $(GO) list $(PKGS)))
 race:
-	$(GO) test -race -tags $(TEST_TAGS) -timeout 20m $(PKGS)
+	$(GO) test -race -tags $(TEST_TAGS) -timeout 20m $(RACE_PKGS)
+	$(GO) test -race -short -tags $(TEST_TAGS) $(CLI_PKG)
+	$(GO) test -tags $(TEST_TAGS) -timeout 20m $(CLI_PKG)
 	$(GO) test -race ./impls/
 
 unit:
