@@ -170,11 +170,23 @@ type Run struct {
 	GC     GC               `json:"gc"`
 	Stats  map[string]int64 `json:"stats,omitempty"`
 
+	// CPUUserNs and CPUSysNs are the worker process's CPU time (every
+	// thread's, getrusage RUSAGE_SELF) over exactly its measured passes,
+	// taken by the worker; start-up and warm-up are excluded. 0 from a
+	// worker that does not measure it (results files of schema v1).
+	CPUUserNs int64 `json:"cpu_user_ns,omitempty"`
+	CPUSysNs  int64 `json:"cpu_sys_ns,omitempty"`
+
 	// Filled by the parent.
 	ProcessWallNs int64 `json:"process_wall_ns"`
 	UserNs        int64 `json:"user_ns"`
 	SysNs         int64 `json:"sys_ns"`
 	PeakRSSBytes  int64 `json:"peak_rss_bytes"`
+
+	// Env is what else the machine did while the run ran, read by the
+	// parent from /proc (nil where it cannot be read, and in files of schema
+	// v1).
+	Env *RunEnv `json:"env,omitempty"`
 
 	// Pair numbers the measured runs of an A/B session (ExecuteAB), from 1
 	// for each benchmark: the base and head runs with the same Pair were
@@ -221,4 +233,20 @@ func (r *Result) WallSeconds() []float64 {
 		}
 	}
 	return out
+}
+
+// CPUNs is the run's CPU time over its measured passes (CPUUserNs +
+// CPUSysNs); 0 when the worker did not measure it.
+func (r Run) CPUNs() int64 { return r.CPUUserNs + r.CPUSysNs }
+
+// RunEnv is the machine's load around one run.
+type RunEnv struct {
+	// Load1 is the one-minute load average when the run started.
+	Load1 float64 `json:"load1"`
+	// Steal is the fraction of the machine's CPU time the hypervisor gave
+	// to others during the run (/proc/stat's steal over all its time).
+	Steal float64 `json:"steal"`
+	// RunQueue is /proc/stat's procs_running, the mean of its readings at
+	// the run's start and end (the parent's own reading counts itself).
+	RunQueue float64 `json:"run_queue"`
 }
