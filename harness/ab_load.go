@@ -1,0 +1,27 @@
+package harness
+
+// LoadRange is the lowest and highest one-minute load average the session's
+// runs started under (both sides, every run whose Env was read); ok is false
+// when no run recorded one.
+func (f *ABFile) LoadRange() (lo, hi float64, ok bool) {
+	for _, side := range []*File{f.Base, f.Head} {
+		if side == nil {
+			continue
+		}
+		for _, r := range side.Results {
+			for _, run := range r.Runs {
+				if run.Env == nil {
+					continue
+				}
+				if !ok || run.Env.Load1 < lo {
+					lo = run.Env.Load1
+				}
+				if !ok || run.Env.Load1 > hi {
+					hi = run.Env.Load1
+				}
+				ok = true
+			}
+		}
+	}
+	return lo, hi, ok
+}
