@@ -37,14 +37,20 @@ package analysis
 //     left passes. Then, if MinMagnitude is set, the smallest change below
 //     it is dropped the same way, one at a time.
 //
-// The test of a split: Student's two-sample t-test (pooled variance,
-// n₁ + n₂ − 2 degrees of freedom) on the point values of the two
-// segments, two-sided. Its estimate is the difference of the segments'
-// mean log values, reported as the ratio of their geometric means, with
-// the t interval at 1 − StrictLevel: every change point reported has an
-// interval that excludes no change (ratio 1), because its p-value passed
-// the same level. A segment of one point is allowed (the other supplies
-// the variance), so a step right after the first point can be found.
+// The test of a split: the difference of the two segments' mean log
+// values, over its standard error with the variance pooled over every
+// segment of the series as it is cut at that moment (of the window, in
+// the split step), as in a one-way analysis of variance of the segments:
+// Student's t with N − K degrees of freedom (N observations, K segments),
+// two-sided. Pooling over all segments, not only the two tested, keeps a
+// test between short segments (one point and two) from resting on one or
+// two degrees of freedom. The estimate is reported as the ratio of the
+// segments' geometric means, with its t interval at 1 − StrictLevel:
+// every change point reported has an interval that excludes no change
+// (ratio 1), because its p-value passed the same level. A segment of one
+// point is allowed (the others supply the variance), so a step right after
+// the first point can be found; pieces of fewer than three points are not
+// searched for a split.
 //
 // What it assumes:
 //   - Between change points the point values are independent draws from
@@ -63,25 +69,24 @@ package analysis
 //
 // The commit range: a change point's Index is the split the method chose
 // (the first point of the new level). Its range LastGood..FirstBad holds
-// every split of its segments whose residual sum of squares (two means,
-// one each side) is within 2·ln(2/(1 − γ))·s² of the best split's (s² the
-// best split's pooled variance; γ = ChangePointLocationConfidence), and
-// the chosen split. The bound is the likelihood-ratio set for the
-// location of one step: with the noise known, the log-likelihood ratio of
-// the true split against the others is the larger of two independent
-// drifted random walks' maxima, each above x/2 with probability at most
-// e^(−x/2) (the continuous-time bound, which the discrete walk stays
-// below), whatever the step's size. So the range contains the true step
-// with probability about γ or more; the estimated variance makes it a
-// little less; results/history.md measures it.
+// the chosen split and every split of its two segments whose residual sum
+// of squares (one mean each side, on the point values) is within
+// x = 2·ln(2/(1 − γ)) variances of the best split's, the variance pooled
+// over the series' segments and γ = ChangePointLocationConfidence. This is
+// the likelihood-ratio set for the location of one step: with the
+// variance known, (RSS(true split) − RSS(best split))/σ² is the larger of
+// two independent random walks' maxima, one each side of the true split,
+// each walk drifting down as fast as the step is large; each maximum
+// exceeds x with probability at most e^(−x/2) (the drifted Brownian
+// motion's bound, which the discrete walk stays below), whatever the
+// step's size. So the range holds the true step with probability γ or
+// more; estimating the variance and the means makes it a little less, and
+// results/history.md measures it.
 
 import (
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/rootbench/rootbench/harness/stats"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Defaults of ChangePointOptions, each with its reason. The two levels
@@ -231,22 +236,20 @@ func ChangePoints(points []SeriesPoint, opts ChangePointOptions) ([]ChangePoint,
 	}
 	var weak []int
 	for _, win := range windows(len(s.z), o.Window) {
-		weak = append(weak, splitWindow(s.z, win, func(from, tau, to int) bool {
-			return s.test(from, tau, to).p <= o.RelaxedLevel
+		weak = append(weak, splitWindow(s.z, win, func(cuts []int, from, tau, to int) bool {
+			ss, df := s.pooled(win.from, win.to, cuts, false)
+			return s.test(from, tau, to, ss, df).p <= o.RelaxedLevel
 		})...)
 	}
 	slices.Sort(weak)
 	kept := s.merge(slices.Compact(weak), o)
+	ss, df := s.pooled(0, len(s.z), kept, false)
+	ptSS, ptDF := s.pooled(0, len(s.z), kept, true)
 	out := make([]ChangePoint, len(kept))
 	for i, tau := range kept {
-		from, to := 0, len(s.z)
-		if i > 0 {
-			from = kept[i-1]
-		}
-		if i+1 < len(kept) {
-			to = kept[i+1]
-		}
-		out[i] = s.changePoint(from, tau, to, o.StrictLevel)
+		from, to := neighbours(kept, i, len(s.z))
+		out[i] = s.changePoint(from, tau, to, s.test(from, tau, to, ss, df), o.StrictLevel)
+		out[i].LastGood, out[i].FirstBad = s.locationRange(from, tau, to, ptSS/max(ptDF, 1))
 	}
 	return out, nil
 }
@@ -256,17 +259,12 @@ func ChangePoints(points []SeriesPoint, opts ChangePointOptions) ([]ChangePoint,
 // p-value first, then the smallest change.
 func (s *logSeries) merge(cps []int, o ChangePointOptions) []int {
 	for len(cps) > 0 {
+		ss, df := s.pooled(0, len(s.z), cps, false)
 		tests := make([]splitTest, len(cps))
 		worstP, smallest := 0, 0
 		for i, tau := range cps {
-			from, to := 0, len(s.z)
-			if i > 0 {
-				from = cps[i-1]
-			}
-			if i+1 < len(cps) {
-				to = cps[i+1]
-			}
-			tests[i] = s.test(from, tau, to)
+			from, to := neighbours(cps, i, len(s.z))
+			tests[i] = s.test(from, tau, to, ss, df)
 			if tests[i].p > tests[worstP].p {
 				worstP = i
 			}
@@ -286,133 +284,16 @@ func (s *logSeries) merge(cps []int, o ChangePointOptions) []int {
 	return cps
 }
 
-// logSeries is a series ready for the method: z holds the points' values
-// (median log value), less the first point's, so that a constant series
-// is exactly zero; the prefix sums give any segment's count, sum and sum
-// of squares in O(1): obs* of what the t-test observes, pt* of the point
-// values (for the range).
-type logSeries struct {
-	z                   []float64
-	offset              float64 // the first point's value, added back to the means
-	obsN, obsSum, obsSq []float64
-	ptSum, ptSq         []float64
-	observations        ChangePointObservations
-}
-
-func newLogSeries(points []SeriesPoint, obs ChangePointObservations) (*logSeries, error) {
-	n := len(points)
-	s := &logSeries{z: make([]float64, n), observations: obs}
-	logs := make([][]float64, n)
-	for i, p := range points {
-		if len(p.Values) == 0 {
-			return nil, fmt.Errorf("change points: point %d has no values", i)
-		}
-		logs[i] = make([]float64, len(p.Values))
-		for j, v := range p.Values {
-			if !(v > 0) || math.IsInf(v, 1) {
-				return nil, fmt.Errorf("change points: point %d, value %d is %g; values are positive, finite times", i, j, v)
-			}
-			logs[i][j] = math.Log(v)
-		}
-		s.z[i] = stats.Median(logs[i])
+// neighbours are the ends of change point i's segments among cps (sorted)
+// in a series of n points: the change points before and after it, or the
+// series' ends.
+func neighbours(cps []int, i, n int) (from, to int) {
+	from, to = 0, n
+	if i > 0 {
+		from = cps[i-1]
 	}
-	if n > 0 {
-		s.offset = s.z[0]
+	if i+1 < len(cps) {
+		to = cps[i+1]
 	}
-	for i := range s.z {
-		s.z[i] -= s.offset
-	}
-	s.obsN, s.obsSum, s.obsSq = make([]float64, n+1), make([]float64, n+1), make([]float64, n+1)
-	s.ptSum, s.ptSq = make([]float64, n+1), make([]float64, n+1)
-	for i, z := range s.z {
-		s.ptSum[i+1], s.ptSq[i+1] = s.ptSum[i]+z, s.ptSq[i]+z*z
-		c, sum, sq := 1.0, z, z*z
-		if obs == ObserveRuns {
-			c, sum, sq = float64(len(logs[i])), 0, 0
-			for _, l := range logs[i] {
-				d := l - s.offset
-				sum, sq = sum+d, sq+d*d
-			}
-		}
-		s.obsN[i+1], s.obsSum[i+1], s.obsSq[i+1] = s.obsN[i]+c, s.obsSum[i]+sum, s.obsSq[i]+sq
-	}
-	return s, nil
-}
-
-// moments are a segment's count, mean and sum of squared deviations.
-func moments(n, sum, sq float64) (float64, float64, float64) {
-	mean := sum / n
-	return n, mean, max(0, sq-sum*mean)
-}
-
-// splitTest is the t-test of a split: the difference of mean logs (right
-// less left), its standard error, degrees of freedom and p-value.
-type splitTest struct {
-	meanL, meanR, diff, se, df, p float64
-}
-
-// test is Student's two-sample t-test of [from, tau) against [tau, to).
-func (s *logSeries) test(from, tau, to int) splitTest {
-	n1, m1, ss1 := moments(s.obsN[tau]-s.obsN[from], s.obsSum[tau]-s.obsSum[from], s.obsSq[tau]-s.obsSq[from])
-	n2, m2, ss2 := moments(s.obsN[to]-s.obsN[tau], s.obsSum[to]-s.obsSum[tau], s.obsSq[to]-s.obsSq[tau])
-	t := splitTest{meanL: m1, meanR: m2, diff: m2 - m1, df: n1 + n2 - 2, p: 1}
-	if t.df < 1 {
-		t.se = math.Inf(1)
-		return t
-	}
-	t.se = math.Sqrt((ss1 + ss2) / t.df * (1/n1 + 1/n2))
-	switch {
-	case t.se > 0:
-		t.p = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.df}.Survival(math.Abs(t.diff)/t.se))
-	case t.diff != 0:
-		t.p = 0
-	}
-	return t
-}
-
-// rss is the residual sum of squares of the point values of [from, to)
-// fitted with one mean on each side of tau.
-func (s *logSeries) rss(from, tau, to int) float64 {
-	_, _, l := moments(float64(tau-from), s.ptSum[tau]-s.ptSum[from], s.ptSq[tau]-s.ptSq[from])
-	_, _, r := moments(float64(to-tau), s.ptSum[to]-s.ptSum[tau], s.ptSq[to]-s.ptSq[tau])
-	return l + r
-}
-
-// changePoint reports the split of [from, to) at tau: its test, interval
-// at 1 − level, and range.
-func (s *logSeries) changePoint(from, tau, to int, level float64) ChangePoint {
-	t := s.test(from, tau, to)
-	half := math.Inf(1)
-	if !math.IsInf(t.se, 1) {
-		half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.df}.Quantile(1-level/2) * t.se
-	}
-	cp := ChangePoint{
-		Index: tau, From: from, To: to,
-		Before: math.Exp(t.meanL + s.offset), After: math.Exp(t.meanR + s.offset),
-		Ratio: math.Exp(t.diff), Lo: math.Exp(t.diff - half), Hi: math.Exp(t.diff + half),
-		P: t.p,
-	}
-	cp.LastGood, cp.FirstBad = s.locationRange(from, tau, to)
-	return cp
-}
-
-// locationRange is the range of a change point at tau in [from, to): the
-// splits whose residual sum of squares is within 2·ln(2/(1 − γ))·s² of the
-// best one's (this file's doc), and tau, as LastGood and FirstBad.
-func (s *logSeries) locationRange(from, tau, to int) (lastGood, firstBad int) {
-	best := math.Inf(1)
-	for t := from + 1; t < to; t++ {
-		best = min(best, s.rss(from, t, to))
-	}
-	bound := best
-	if to-from > 2 {
-		bound += 2 * math.Log(2/(1-ChangePointLocationConfidence)) * best / float64(to-from-2)
-	}
-	lo, hi := tau, tau
-	for t := from + 1; t < to; t++ {
-		if s.rss(from, t, to) <= bound {
-			lo, hi = min(lo, t), max(hi, t)
-		}
-	}
-	return lo - 1, hi
+	return from, to
 }

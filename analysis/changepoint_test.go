@@ -112,6 +112,25 @@ func TestChangePointsStepAtTheEnds(t *testing.T) {
 	}
 }
 
+func TestChangePointsStepAfterTheFirstBesideAShortStretch(t *testing.T) {
+	t.Parallel()
+	// +70% after the first point, the next two points high by chance: the
+	// split step also cuts after them, and the merge must keep the step,
+	// whose test against a segment of two points pools the variance of
+	// the whole series.
+	vals := []float64{1.036, 1.829, 1.780, 1.598, 1.639, 1.690, 1.712, 1.729, 1.748, 1.725, 1.771, 1.750, 1.738, 1.668,
+		1.676, 1.693, 1.612, 1.679, 1.746, 1.639, 1.690, 1.695, 1.734, 1.709, 1.684, 1.641, 1.789, 1.689, 1.668, 1.712,
+		1.786, 1.655, 1.720, 1.655, 1.666, 1.749, 1.709, 1.717, 1.729, 1.643}
+	pts := make([]SeriesPoint, len(vals))
+	for i, v := range vals {
+		pts[i].Values = []float64{v}
+	}
+	cps := mustChangePoints(t, pts, ChangePointOptions{})
+	if len(cps) == 0 || cps[0].Index != 1 || cps[0].LastGood != 0 {
+		t.Fatalf("change points %+v, want the first at 1 with last good 0", cps)
+	}
+}
+
 func TestChangePointsMedianOfRuns(t *testing.T) {
 	t.Parallel()
 	// One wild run in a point of three moves its median little: no change.

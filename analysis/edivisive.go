@@ -18,14 +18,15 @@ package analysis
 //
 // (a within term with fewer than two points is 0). Matteson and James fix
 // the left piece at the start of the interval and let the right piece end
-// anywhere (κ), so that a later change does not blur the one at τ; here
-// both ends are free (σ and κ), so that an earlier change does not blur it
-// either, and so that the search reads the series the same forwards and
-// backwards: a series and its reverse give mirrored candidates. τ's score
-// is the largest Q over σ and κ; the candidate is the τ of the largest
-// score (the first on a tie). Pieces of one point are allowed on both
-// sides, so a step right after the first point or right before the last
-// is a candidate too.
+// anywhere (κ), so that a later change does not blur the one at τ. Here
+// τ's score is the larger of that and its mirror, the right piece fixed at
+// the end of the interval and the left one starting anywhere (σ), so that
+// an earlier change does not blur it either, and so that the search reads
+// the series the same forwards and backwards: a series and its reverse
+// give mirrored candidates. The candidate is the τ of the largest score
+// (the first on a tie). Pieces of one point are allowed on both sides, so
+// a step right after the first point or right before the last is a
+// candidate too.
 //
 // What it assumes: nothing about the values' distribution (the energy
 // distance compares whole distributions); the t-test that accepts or
@@ -34,9 +35,12 @@ package analysis
 // Cost: every sum of pairwise distances comes from one table W of the
 // window's within-range sums (W[a][b] = Σ_{a ≤ i < j < b}|z_i − z_j|,
 // filled in O(w²)), so each (σ, τ, κ) costs O(1) and an interval of L
-// points O(L³).
+// points O(L²).
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // pairSums is the table W of one window's values z: at(a, b) is the sum
 // of |z_i − z_j| over a ≤ i < j < b (local indices, 0 ≤ a ≤ b ≤ len(z)).
@@ -87,17 +91,20 @@ type candidate struct {
 	score float64
 }
 
-// bestSplit is the candidate of z[a:b]: the τ in (a, b) whose largest
-// divergence over σ in [a, τ) and κ in (τ, b] is largest, the first such τ
-// on a tie.
+// bestSplit is the candidate of z[a:b]: the τ in (a, b) whose score is
+// largest, the first such τ on a tie. τ's score is the largest divergence
+// with the left piece from a and the right piece ending anywhere (κ in
+// (τ, b]), or with the right piece to b and the left starting anywhere (σ
+// in [a, τ)).
 func (p pairSums) bestSplit(a, b int) candidate {
 	best := candidate{tau: -1, score: math.Inf(-1)}
 	for tau := a + 1; tau < b; tau++ {
 		score := math.Inf(-1)
+		for kappa := tau + 1; kappa <= b; kappa++ {
+			score = math.Max(score, p.divergence(a, tau, kappa))
+		}
 		for sigma := a; sigma < tau; sigma++ {
-			for kappa := tau + 1; kappa <= b; kappa++ {
-				score = math.Max(score, p.divergence(sigma, tau, kappa))
-			}
+			score = math.Max(score, p.divergence(sigma, tau, b))
 		}
 		if score > best.score {
 			best = candidate{tau: tau, score: score}
@@ -106,14 +113,21 @@ func (p pairSums) bestSplit(a, b int) candidate {
 	return best
 }
 
+// minSplitPoints is the shortest piece that is searched for a split: the
+// t-test of a split of three points has one degree of freedom, of two
+// none, so a piece of two would always fail and end the search early.
+const minSplitPoints = 3
+
 // span is the half-open range [from, to) of series points.
 type span struct{ from, to int }
 
 // splitWindow runs the divisive search on the window win of the series
 // (global indices) and returns the first points of the splits it
-// accepted, in increasing order. accept tests a split of [from, to) at
-// tau (global indices) and says whether it passes the relaxed level.
-func splitWindow(z []float64, win span, accept func(from, tau, to int) bool) []int {
+// accepted, in increasing order. accept tests the split of the piece
+// [from, to) at tau (global indices), cuts being the window's accepted
+// splits and tau in increasing order, and says whether it passes the
+// relaxed level.
+func splitWindow(z []float64, win span, accept func(cuts []int, from, tau, to int) bool) []int {
 	sums := newPairSums(z[win.from:win.to])
 	type piece struct {
 		span
@@ -121,7 +135,7 @@ func splitWindow(z []float64, win span, accept func(from, tau, to int) bool) []i
 	}
 	mk := func(from, to int) piece {
 		pc := piece{span: span{from, to}, cand: candidate{tau: -1, score: math.Inf(-1)}}
-		if to-from >= 2 {
+		if to-from >= minSplitPoints {
 			pc.cand = sums.bestSplit(from-win.from, to-win.from)
 			pc.cand.tau += win.from
 		}
@@ -140,10 +154,12 @@ func splitWindow(z []float64, win span, accept func(from, tau, to int) bool) []i
 			break
 		}
 		pc := pieces[best]
-		if !accept(pc.from, pc.cand.tau, pc.to) {
+		at, _ := slices.BinarySearch(taus, pc.cand.tau)
+		cuts := slices.Insert(slices.Clone(taus), at, pc.cand.tau)
+		if !accept(cuts, pc.from, pc.cand.tau, pc.to) {
 			break
 		}
-		taus = append(taus, pc.cand.tau)
+		taus = cuts
 		left, right := mk(pc.from, pc.cand.tau), mk(pc.cand.tau, pc.to)
 		pieces = append(pieces[:best], append([]piece{left, right}, pieces[best+1:]...)...)
 	}
