@@ -20,8 +20,8 @@ package analysis
 // The method, in two steps:
 //
 //  1. Split (edivisive.go): the series is searched in overlapping windows
-//     of Window points (each start about half a window from the last, the
-//     last window ending at the last point; the whole series when it is no
+//     of Window points (starts at most half a window apart, the last
+//     window ending at the last point; the whole series when it is no
 //     longer). In each window E-divisive means proposes the split that
 //     makes the two sides most different; the t-test below judges it at
 //     the relaxed level (RelaxedLevel); an accepted split divides the
@@ -54,8 +54,9 @@ package analysis
 //
 // What it assumes:
 //   - Between change points the point values are independent draws from
-//     one normal distribution (on the log scale): the same spread on both
-//     sides of a change, no trend, no correlation between neighbours. A
+//     one normal distribution (on the log scale), with one spread over the
+//     whole series (the test pools it): no trend, no correlation between
+//     neighbours. A
 //     change point is a shift of the level; a change of the spread alone
 //     may be proposed but is judged by its means.
 //   - The p-value is the t-test's for the split that was found; the search
@@ -96,10 +97,10 @@ import (
 // results/history.md's table of settings.
 const (
 	// DefaultChangePointStrictLevel is the level every reported change
-	// point passes. With one value per commit, Otava's 0.001 misses the
-	// target on a 5% step in 3% noise over 40 commits (found in 95% of
-	// series); 0.003 meets it and keeps pure noise below one change
-	// point per 1,000 commits.
+	// point passes. With one value per commit, Otava's 0.001 finds a 5%
+	// step in 3% noise over 40 commits in fewer than the 95% of series
+	// the target asks; 0.003 meets that target and keeps pure noise below
+	// one change point per 1,000 commits.
 	DefaultChangePointStrictLevel = 0.003
 	// DefaultChangePointRelaxedFactor times the strict level is the
 	// relaxed level of the split step. Weak change points let a change
