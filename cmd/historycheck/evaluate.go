@@ -56,8 +56,15 @@ func judge(cps []analysis.ChangePoint, steps []int) outcome {
 	return o
 }
 
-// run evaluates every experiment, calling done after each series, and
-// returns their tallies in order.
+// runExperiments evaluates every experiment, calling done after each
+// series (from any goroutine), and returns their tallies in order.
+//
+// Concurrency: GOMAXPROCS workers take (experiment, series) jobs from one
+// channel. A series' outcome depends only on its job (its own random
+// source, from the seed, the shape, the noise and its index), each worker
+// writes only the outcome slot of its job, and the slots are read only
+// after every worker has ended (wg.Wait); so the tallies, summed in order
+// afterwards, are those of a sequential run whatever the schedule.
 func runExperiments(seed uint64, exps []experiment, done func()) ([]tally, error) {
 	type job struct{ exp, series int }
 	jobs := make(chan job)

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rootbench/rootbench/analysis"
+	"pgregory.net/rapid"
 )
 
 func TestParseFlagsRefusesBadInput(t *testing.T) {
@@ -110,6 +112,52 @@ func TestRunExperimentsIsDeterministic(t *testing.T) {
 	if a[0].series != 30 || a[0].points != 1200 || a[1].points != 2000 {
 		t.Errorf("counts %+v", a)
 	}
+}
+
+// TestRunExperimentsIsTheSequentialModel: the parallel tallies are those
+// of running the series one after another.
+func TestRunExperimentsIsTheSequentialModel(t *testing.T) {
+	t.Parallel()
+	shapes := []shape{step, pure, creep, position{1.7, 1}.shape()}
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		var exps []experiment
+		for range rapid.IntRange(1, 4).Draw(t, "experiments") {
+			exps = append(exps, experiment{
+				shape:  rapid.SampledFrom(shapes).Draw(t, "shape"),
+				noise:  rapid.SampledFrom([]noise{base, {runs: 3, cv: 0.03, build: 0.02}}).Draw(t, "noise"),
+				opts:   analysis.ChangePointOptions{StrictLevel: rapid.SampledFrom([]float64{0.003, 0.05}).Draw(t, "level")},
+				series: rapid.IntRange(0, 12).Draw(t, "series"),
+			})
+		}
+		var calls atomic.Int64
+		got, err := runExperiments(seed, exps, func() { calls.Add(1) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for e, x := range exps {
+			want := tally{series: x.series, points: x.series * x.shape.points}
+			for i := range x.series {
+				src := source(seed, x.shape, x.noise, i)
+				tr := x.shape.make(rand.New(src))
+				cps, _ := analysis.ChangePoints(x.noise.draw(src, tr.levels), x.opts)
+				o := judge(cps, tr.steps)
+				want.changePoints += o.changePoints
+				want.width += o.width
+				want.found += b2i(o.found)
+				want.located += b2i(o.located)
+				want.exact += b2i(o.exact)
+			}
+			if got[e] != want {
+				t.Fatalf("experiment %d: %+v, one after another %+v", e, got[e], want)
+			}
+			total += x.series
+		}
+		if calls.Load() != int64(total) {
+			t.Fatalf("done called %d times for %d series", calls.Load(), total)
+		}
+	})
 }
 
 // TestTargetsOnFewSeries is a small run of make history-check's targets:

@@ -58,7 +58,7 @@ func replaceBetween(doc, begin, end, body string) (string, bool) {
 
 // document is the whole file: the heading, then both sections.
 func document(heading, synth, realSection string) string {
-	return fmt.Sprintf("%s\n%s\n%s\n%s\n\n%s\n%s\n%s\n",
+	return fmt.Sprintf("%s\n\n%s\n%s\n%s\n\n%s\n%s\n%s\n",
 		strings.TrimRight(heading, "\n"), syntheticBegin, strings.Trim(synth, "\n"), syntheticEnd,
 		realBegin, strings.Trim(realSection, "\n"), realEnd)
 }
