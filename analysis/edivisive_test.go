@@ -9,31 +9,26 @@ import (
 	"pgregory.net/rapid"
 )
 
-// divergenceByDefinition is Q(σ, τ, κ) summed pair by pair.
+// divergenceByDefinition is Q(σ, τ, κ) from the averages of Matteson and
+// James' energy statistic, each over ordered pairs of distinct points.
 func divergenceByDefinition(z []float64, sigma, tau, kappa int) float64 {
-	n, m := float64(tau-sigma), float64(kappa-tau)
-	between, left, right := 0.0, 0.0, 0.0
-	for i := sigma; i < tau; i++ {
-		for j := tau; j < kappa; j++ {
-			between += math.Abs(z[i] - z[j])
+	x, y := z[sigma:tau], z[tau:kappa]
+	mean := func(a, b []float64, distinct bool) float64 {
+		sum, count := 0.0, 0
+		for i := range a {
+			for j := range b {
+				if !distinct || i != j {
+					sum, count = sum+math.Abs(a[i]-b[j]), count+1
+				}
+			}
 		}
-		for j := i + 1; j < tau; j++ {
-			left += math.Abs(z[i] - z[j])
+		if count == 0 {
+			return 0
 		}
+		return sum / float64(count)
 	}
-	for i := tau; i < kappa; i++ {
-		for j := i + 1; j < kappa; j++ {
-			right += math.Abs(z[i] - z[j])
-		}
-	}
-	e := 2 * between / (n * m)
-	if n > 1 {
-		e -= left / (n * (n - 1) / 2)
-	}
-	if m > 1 {
-		e -= right / (m * (m - 1) / 2)
-	}
-	return n * m / (n + m) * e
+	energy := 2*mean(x, y, false) - mean(x, x, true) - mean(y, y, true)
+	return float64(len(x)*len(y)) / float64(len(x)+len(y)) * energy
 }
 
 func TestPairSumsDivergenceIsTheDefinition(t *testing.T) {

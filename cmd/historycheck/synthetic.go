@@ -47,8 +47,8 @@ func definitions(b *strings.Builder, series int) {
 
 func targets(b *strings.Builder, p *plan, ts []tally) {
 	st, pu, cr := ts[p.noise[0][0]], ts[p.noise[0][1]], ts[p.noise[0][2]]
-	fmt.Fprintf(b, "### The targets (%v, the defaults)\n\n", base)
-	b.WriteString("| measured | count | rate | 95% interval | target | |\n|---|---:|---:|---|---|---|\n")
+	tableStart(b, fmt.Sprintf("The targets (%v, the defaults)", base), "", "lrrlll",
+		"measured", "count", "rate", "95% interval", "target", "")
 	k, r, iv := rateCells(st.found, st.series)
 	row(b, "step: found", k, r, iv, "≥ "+pct(stepFoundTarget), verdict(st.found, st.series, stepFoundTarget))
 	k, r, iv = rateCells(st.located, st.series)
@@ -69,13 +69,12 @@ func targets(b *strings.Builder, p *plan, ts []tally) {
 }
 
 func noiseTable(b *strings.Builder, p *plan, ts []tally) {
-	b.WriteString("### Noise models\n\n")
-	b.WriteString("The same series kinds under other per-point noise. The t-test over runs\n")
-	b.WriteString("(`analysis.ObserveRuns`) treats the runs of one commit as independent; it is\n")
-	b.WriteString("measured as the contrast that shows why the method compares commits: a\n")
-	b.WriteString("build's offset is shared by all its runs.\n\n")
-	b.WriteString("| noise per point | the t-test over | step: found | step: located | false change points per 1,000 points (95%) | creep: found |\n")
-	b.WriteString("|---|---|---:|---:|---|---:|\n")
+	tableStart(b, "Noise models", `The same series kinds under other per-point noise. The t-test over runs
+(`+"`analysis.ObserveRuns`"+`) treats the runs of one commit as independent; it is
+measured as the contrast that shows why the method compares commits: a
+build's offset is shared by all its runs.`, "llrrlr",
+		"noise per point", "the t-test over", "step: found", "step: located",
+		"false change points per 1,000 points (95%)", "creep: found")
 	for i, r := range noiseRows {
 		st, pu, cr := ts[p.noise[i][0]], ts[p.noise[i][1]], ts[p.noise[i][2]]
 		over := "commits"
@@ -91,10 +90,9 @@ func noiseTable(b *strings.Builder, p *plan, ts []tally) {
 }
 
 func positionTable(b *strings.Builder, p *plan, ts []tally) {
-	fmt.Fprintf(b, "### Where the step is (%v, the defaults)\n\n", base)
-	b.WriteString("Steps of 40 points at fixed places; a step at point 1 leaves one point\n")
-	b.WriteString("before it, the least the method can split off.\n\n")
-	b.WriteString("| step | at point | found | located | exact | mean range width |\n|---|---:|---:|---:|---:|---:|\n")
+	tableStart(b, fmt.Sprintf("Where the step is (%v, the defaults)", base), `Steps of 40 points at fixed places; a step at point 1 leaves one point
+before it, the least the method can split off.`, "lrrrrr",
+		"step", "at point", "found", "located", "exact", "mean range width")
 	for i, q := range positions {
 		t := ts[p.position[i]]
 		row(b, change(q.factor), fmt.Sprint(q.at), pct(frac(t.found, t.series)),
@@ -104,11 +102,10 @@ func positionTable(b *strings.Builder, p *plan, ts []tally) {
 }
 
 func settingsTable(b *strings.Builder, p *plan, ts []tally) {
-	fmt.Fprintf(b, "### Settings (%v)\n\n", base)
-	b.WriteString("The method at other levels and windows, on the targets' series (the same\n")
-	b.WriteString("series for every row). The first row is Otava's defaults.\n\n")
-	b.WriteString("| strict level | relaxed level | window | step: found | step: located | false change points per 1,000 points | series with a false change point |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|\n")
+	tableStart(b, fmt.Sprintf("Settings (%v)", base), `The method at other levels and windows, on the targets' series (the same
+series for every row). The first row is Otava's defaults.`, "rrrrrrr",
+		"strict level", "relaxed level", "window", "step: found", "step: located",
+		"false change points per 1,000 points", "series with a false change point")
 	for i, s := range settings {
 		st, pu := ts[p.setting[i][0]], ts[p.setting[i][1]]
 		mark := ""
@@ -120,6 +117,24 @@ func settingsTable(b *strings.Builder, p *plan, ts []tally) {
 			fmt.Sprintf("%.2f", 1000*frac(pu.changePoints, pu.points)), pct(frac(pu.found, pu.series)))
 	}
 	b.WriteString("\n")
+}
+
+// tableStart writes a table's heading, its paragraph (if any), and its
+// header row, aligned column by column: l left, r right.
+func tableStart(b *strings.Builder, title, intro, align string, header ...string) {
+	fmt.Fprintf(b, "### %s\n\n", title)
+	if intro != "" {
+		fmt.Fprintf(b, "%s\n\n", intro)
+	}
+	row(b, header...)
+	rule := make([]string, len(header))
+	for i := range rule {
+		rule[i] = "---"
+		if align[i] == 'r' {
+			rule[i] = "---:"
+		}
+	}
+	fmt.Fprintf(b, "|%s|\n", strings.Join(rule, "|"))
 }
 
 func frac(k, n int) float64 { return float64(k) / float64(max(n, 1)) }
