@@ -1,8 +1,7 @@
 package main
 
 // What both reports share: a measured rate with its Wilson interval, and
-// the replay's section of the live report (gatecheck -replay writes it, the
-// live check keeps it).
+// the heading of a report.
 
 import (
 	"fmt"
@@ -35,30 +34,4 @@ func newRate(name string, hits, of int, notes string) Rate {
 // how it is made, and the command that made it.
 func heading(b *strings.Builder, title, how, command string) {
 	fmt.Fprintf(b, "# %s\n\n%s\n\n- command: `%s`\n", title, how, command)
-}
-
-// Markers of the replay's section in the live report.
-const (
-	replayBegin = "<!-- gatecheck -replay: begin -->"
-	replayEnd   = "<!-- gatecheck -replay: end -->"
-)
-
-// withSection replaces the replay's section of a live report, or appends
-// it.
-func withSection(doc, section string) string {
-	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
-	if i >= 0 && j > i {
-		return doc[:i] + section + doc[j+len(replayEnd):]
-	}
-	return strings.TrimRight(doc, "\n") + "\n\n" + section + "\n"
-}
-
-// sectionOf returns the replay's section of a live report, "" when it has
-// none.
-func sectionOf(doc string) string {
-	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
-	if i >= 0 && j > i {
-		return doc[i : j+len(replayEnd)]
-	}
-	return ""
 }
