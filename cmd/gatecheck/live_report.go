@@ -250,7 +250,7 @@ func (rep *Report) body(h string, replayed func(cond, metric, name string) (Rate
 		if len(lc.Flags) > 0 {
 			fmt.Fprintf(&b, "Time for `ab` to flag the planted slowdown (%s): the first look that judged `%s` a regression:\n\n", lc.Describe, rep.Slow)
 			for _, f := range lc.Flags {
-				fmt.Fprintf(&b, "- %s: median %s (flagged in %d of %d trials)\n", f.Kind, f.median(), f.Flagged, f.Trials)
+				fmt.Fprintf(&b, "- %s: median %s (flagged in %d of %d trials; a trial not flagged counts as longer than any)\n", f.Kind, f.median(), f.Flagged, f.Trials)
 			}
 			b.WriteString("\n")
 		}
@@ -258,11 +258,11 @@ func (rep *Report) body(h string, replayed func(cond, metric, name string) (Rate
 	return b.String()
 }
 
-// median says the median time to flag: "52 s", or "not flagged in half
-// the trials or more".
+// median says the median time to flag: "52.0 s", or "none" when half the
+// trials or more were not flagged.
 func (f FlagTime) median() string {
 	if f.MedianNs < 0 {
-		return "none (flagged in fewer than half the trials)"
+		return "none"
 	}
 	return harness.FormatDuration(time.Duration(f.MedianNs))
 }

@@ -46,6 +46,9 @@ func (c condition) describe() string {
 	if c.noise == 0 {
 		return "quiet (nothing else running)"
 	}
+	if c.noise == 1 {
+		return "busy (1 CPU-bound noise process)"
+	}
 	return fmt.Sprintf("busy (%d CPU-bound noise processes)", c.noise)
 }
 

@@ -68,7 +68,7 @@ func TestLiveTally(t *testing.T) {
 		"### quiet (nothing else running), wall time",
 		"| A/A: false alarms per row (rows reported as regressions) | 1 of 4 | 25.0% |",
 		"### busy (4 CPU-bound noise processes), wall time",
-		"- planted 5%: median 30.0 s (flagged in 1 of 1 trials)",
+		"- planted 5%: median 30.0 s (flagged in 1 of 1 trials;",
 	} {
 		if !strings.Contains(string(md), line) {
 			t.Errorf("markdown lacks %q:\n%s", line, md)
