@@ -5,7 +5,6 @@ package main
 // OUT.json (OUT.md is the whole live report, writeCheckReport).
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -200,11 +199,7 @@ func (rep *Report) flagTime(cond string, k kind) FlagTime {
 // write writes OUT.json, then OUT.md, the whole live report, from it and
 // the replay's report when there is one (writeCheckReport).
 func (rep *Report) write(out, replayJSON string) error {
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode the report: %w", err)
-	}
-	if err := writeAtomic(out+".json", append(data, '\n')); err != nil {
+	if err := writeJSON(out+".json", rep); err != nil {
 		return err
 	}
 	return writeCheckReport(out+".md", out+".json", replayJSON)

@@ -226,24 +226,6 @@ func gzipFile(src, dst string) error {
 	return os.Remove(src)
 }
 
-// writeAtomic writes data to path through a temporary file renamed over it.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	if err := errors.Join(werr, tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
 // appendLog appends e to the record log as one line, in one write.
 func appendLog(path string, e RecordEntry) error {
 	line, err := json.Marshal(e)

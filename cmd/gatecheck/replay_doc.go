@@ -4,13 +4,9 @@ package main
 // targets, and OUT.json and OUT.md.
 
 import (
-	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
-
-	"github.com/rootbench/rootbench/harness"
 )
 
 // ReplayDocument is what `gatecheck -replay` writes to OUT.json; OUT.md
@@ -22,12 +18,8 @@ type ReplayDocument struct {
 	// condition's metrics in the order judged.
 	Sections []ReplaySection `json:"sections"`
 	// Targets are the targets of every condition, as replayed.
-	Targets    []TargetResult `json:"targets"`
-	Machine    string         `json:"machine"`
-	LoadAvg    []float64      `json:"load_avg,omitempty"`
-	Jobs       int            `json:"jobs"`
-	ElapsedNs  int64          `json:"elapsed_ns"`
-	FinishedAt time.Time      `json:"finished_at"`
+	Targets []TargetResult `json:"targets"`
+	ReplayRun
 }
 
 // ReplaySection is the replay of one condition's sessions, tallied on one
@@ -55,14 +47,7 @@ type ReplaySection struct {
 func (s *ReplaySection) title() string { return s.Describe + ", " + s.MetricTitle }
 
 func newReplayDocument(c *replayConfig) *ReplayDocument {
-	d := &ReplayDocument{Command: strings.Join(c.args, " "), Jobs: c.jobs}
-	if d.Jobs <= 0 {
-		d.Jobs = runtime.GOMAXPROCS(0)
-	}
-	m := harness.CollectMachine()
-	d.Machine = fmt.Sprintf("%s, %d CPUs", m.CPUModel, m.LogicalCPUs)
-	d.LoadAvg = m.LoadAvg
-	return d
+	return &ReplayDocument{Command: strings.Join(c.args, " "), ReplayRun: newReplayRun(c.jobs, 0)}
 }
 
 // finish records the replay's duration.
@@ -74,11 +59,7 @@ func (d *ReplayDocument) finish(took time.Duration) {
 // write writes OUT.json and OUT.md, then the live report (when live is
 // not ""), made whole from its own JSON and this one (writeCheckReport).
 func (d *ReplayDocument) write(out, live string) error {
-	data, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode the replay report: %w", err)
-	}
-	if err := writeAtomic(out+".json", append(data, '\n')); err != nil {
+	if err := writeJSON(out+".json", d); err != nil {
 		return err
 	}
 	if err := writeAtomic(out+".md", []byte(d.markdown())); err != nil {

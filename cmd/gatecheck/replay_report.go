@@ -49,11 +49,27 @@ type ReplayReport struct {
 	// (-check-resampling): A/A and a planted 10%.
 	Resamplings []VariantReport `json:"resamplings,omitempty"`
 	Errors      int             `json:"errors"` // synthetic sessions with no verdict
-	Machine     string          `json:"machine"`
-	LoadAvg     []float64       `json:"load_avg,omitempty"`
-	Jobs        int             `json:"jobs"`
-	ElapsedNs   int64           `json:"elapsed_ns"`
-	FinishedAt  time.Time       `json:"finished_at"`
+	ReplayRun
+}
+
+// ReplayRun is where and how long a replay ran.
+type ReplayRun struct {
+	Machine    string    `json:"machine"`
+	LoadAvg    []float64 `json:"load_avg,omitempty"`
+	Jobs       int       `json:"jobs"`
+	ElapsedNs  int64     `json:"elapsed_ns"`
+	FinishedAt time.Time `json:"finished_at"`
+}
+
+// newReplayRun is this machine, with jobs sessions judged at once (0:
+// GOMAXPROCS), and a replay that took took.
+func newReplayRun(jobs int, took time.Duration) ReplayRun {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	m := harness.CollectMachine()
+	return ReplayRun{Machine: fmt.Sprintf("%s, %d CPUs", m.CPUModel, m.LogicalCPUs), LoadAvg: m.LoadAvg, Jobs: jobs,
+		ElapsedNs: took.Nanoseconds(), FinishedAt: time.Now().UTC()}
 }
 
 // VariantReport is the replay of the recorded sessions as sessions with
@@ -124,17 +140,11 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 	rep := &ReplayReport{
 		Command: strings.Join(c.args, " "), Resample: c.resample, Seed: c.seed, Sessions: c.sessions, Planted: c.planted,
 		Alpha: c.alpha, Threshold: c.gate, BudgetNs: c.budget.Nanoseconds(), Cells: c.cellList, Slow: c.slow,
-		Jobs: c.jobs, ElapsedNs: took.Nanoseconds(), FinishedAt: time.Now().UTC(),
+		ReplayRun: newReplayRun(c.jobs, took),
 	}
 	if c.resample == resampleBlock {
 		rep.Block = c.block
 	}
-	if rep.Jobs <= 0 {
-		rep.Jobs = runtime.GOMAXPROCS(0)
-	}
-	m := harness.CollectMachine()
-	rep.Machine = fmt.Sprintf("%s, %d CPUs", m.CPUModel, m.LogicalCPUs)
-	rep.LoadAvg = m.LoadAvg
 	rule := r.rule()
 	for i, t := range inputs {
 		s := r.templates[i]
