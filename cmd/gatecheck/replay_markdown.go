@@ -237,7 +237,8 @@ multiplies that metric's value of every head run of the slowed cell by 1 + x/100
 as recorded. Then it runs what ` + "`ab`" + ` runs: at each look,
 ` + "`analysis.Sequential.Decide`" + ` on both sides' files (built and summarised as the engine builds them), stopping at
 the first look that decides every row; at the end ` + "`Verdict`" + ` on the session's file. The scenarios of one session
-number draw the same pairs, so they differ by the planted slowdown only.
+number draw the same pairs, so they differ by the planted slowdown only. Each condition (the directory its sessions
+were recorded in: quiet, or noiseN with N busy-loop processes running) is replayed from its own sessions alone.
 
 Resampling: "block" (the default) draws moving blocks of consecutive pairs from the template session's own
 pairs; "pooled" draws single pairs from one benchmark's pairs pooled over all recorded sessions. Blocks keep
@@ -247,8 +248,8 @@ assumes away. Every draw keeps a pair's order (base first in odd pairs, head fir
 within a pair cancels as in ` + "`ab`" + `. A session decided before its budget (recorded with the default gate) is extended
 to the rounds its budget allows at its recorded pace; its pairs are resampled beyond those recorded.
 
-Centring: within each recorded session, each benchmark's head runs are divided by 1 + the change the gate
-estimates from its pairs (the Hodges-Lehmann estimate, ` + "`analysis.CompareFiles`" + ` paired), so that its pairs show
+Centring: within each recorded session, each benchmark's head runs are divided, in each metric, by 1 + the change
+the gate estimates from its pairs in that metric (the Hodges-Lehmann estimate, ` + "`analysis.CompareFiles`" + ` paired), so that its pairs show
 no change in the estimate the gate tests: the A/A null made exact, and a planted x% exactly x%. (Centring
 on the median log ratio instead leaves a skewed session's pseudo-median off zero, and that shift, resampled,
 is found more surely the longer the synthetic session.) The
