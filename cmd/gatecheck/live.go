@@ -42,17 +42,22 @@ func run(c *config) error {
 	}
 	ks := c.kinds()
 	for _, cond := range c.conditions {
-		if err := c.checkCondition(ctx, tmp, cond, ks, rep); err != nil {
-			return err
+		if err = c.checkCondition(ctx, tmp, cond, ks, rep); err != nil {
+			break
 		}
 	}
-	rep.FinishedAt = time.Now().UTC()
-	rep.tally(c.conditions, ks)
-	if err := rep.write(c.out, c.replayReport); err != nil {
+	if err != nil && ctx.Err() == nil {
 		return err
 	}
+	// Done, or interrupted: the trials made so far are reported.
+	rep.Interrupted = err != nil
+	rep.FinishedAt = time.Now().UTC()
+	rep.tally(c.conditions, ks)
+	if werr := rep.write(c.out, c.replayReport); werr != nil {
+		return errors.Join(err, werr)
+	}
 	fmt.Fprintf(os.Stderr, "gatecheck: wrote %s.json and %s.md\n", c.out, c.out)
-	return nil
+	return err
 }
 
 // checkCondition runs one condition's trials with its noise running, and
@@ -74,7 +79,7 @@ func (c *config) checkCondition(ctx context.Context, tmp string, cond condition,
 				continue
 			}
 			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted: no report written")
+				return fmt.Errorf("interrupted: the trials made so far are reported")
 			}
 			done++
 			tr, err := c.trial(ctx, tmp, cond, k, i)
@@ -112,7 +117,7 @@ func (c *config) trial(ctx context.Context, tmp string, cond condition, k kind, 
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return Trial{}, fmt.Errorf("interrupted during %s trial %d of %s: no report written", k.name, i+1, cond.name())
+		return Trial{}, fmt.Errorf("interrupted during %s trial %d of %s: the trials before it are reported", k.name, i+1, cond.name())
 	case errors.As(err, &ee):
 		code = ee.ExitCode()
 	case err != nil:

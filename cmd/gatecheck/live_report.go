@@ -25,6 +25,9 @@ type Report struct {
 	ABFlags    []string        `json:"ab_flags"` // beyond the defaults
 	StartedAt  time.Time       `json:"started_at"`
 	FinishedAt time.Time       `json:"finished_at"`
+	// Interrupted is set when a signal stopped the check: the trials are
+	// those made before it.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Conditions are the rates of each condition checked, in order.
 	Conditions []LiveCondition `json:"conditions"`
 	Trials     []Trial         `json:"trials"`
@@ -225,8 +228,12 @@ func (rep *Report) body(h string, replayed func(cond, metric, name string) (Rate
 	fmt.Fprintf(&b, "- cells: `%s`; extra ab flags: `%s`\n", rep.Cells, strings.Join(rep.ABFlags, " "))
 	m := rep.Machine
 	fmt.Fprintf(&b, "- machine: %s, %d CPUs, load average at start %v\n", m.CPUModel, m.LogicalCPUs, m.LoadAvg)
-	fmt.Fprintf(&b, "- %s to %s (%s)\n\n", rep.StartedAt.Format(time.RFC3339), rep.FinishedAt.Format(time.RFC3339),
+	fmt.Fprintf(&b, "- %s to %s (%s)", rep.StartedAt.Format(time.RFC3339), rep.FinishedAt.Format(time.RFC3339),
 		rep.FinishedAt.Sub(rep.StartedAt).Round(time.Second))
+	if rep.Interrupted {
+		b.WriteString("; interrupted: the trials made before the signal")
+	}
+	b.WriteString("\n\n")
 	for _, lc := range rep.Conditions {
 		for _, lm := range lc.Metrics {
 			fmt.Fprintf(&b, "%s %s, %s\n\n", h, lc.Describe, metricTitle(lm.Metric))
