@@ -15,7 +15,10 @@ RUN_FLAGS ?=
 # slowdown (ROOTBENCH_SLOW) exist only in them, never in bin/rootbench.
 TEST_TAGS := rootbench_faulty
 
-.PHONY: all build run test test-short unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-check gate-record gate-replay history-check perf-check handle-cost clean
+# non-numbers returns the words of $(1) that hold anything but digits.
+non-numbers = $(strip $(foreach w,$(1),$(if $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(w))))))))))),$(w))))
+
+.PHONY: all build run test test-short unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-tools gate-check gate-record gate-replay history-check perf-check handle-cost clean
 
 all: build
 
@@ -137,56 +140,87 @@ results: build
 	./$(BIN) callback --variant plain,cthread,pipe --handle none,cgo-handle,boxroot-handle --calls 1_000_000 --runs 5 --export-json results/callback-handles.json
 	$(MAKE) report
 
-# Measure the error rates of `rootbench ab`'s gate on this machine: GATE_AA
-# A/A sessions (the same build on both sides) and GATE_PLANTED sessions per
-# planted head-side slowdown of GATE_SLOW (GATE_PCTS percent), each at ab's
-# default budget (3 minutes), interleaved; writes the false-alarm and detection
-# rates with their command to results/gate-check.md and .json. Each session
-# takes up to the budget, so the defaults (25 + 2 x 25 sessions) take up to
-# about 4 hours; GATE_AA=4 GATE_PLANTED=4 about 40 minutes. Extra ab flags:
-# GATE_AB_FLAGS="--max-time 90s".
-GATE_AA       ?= 25
-GATE_PLANTED  ?= 25
-GATE_PCTS     ?= 5,10
+# The gate's evidence is measured in conditions: quiet (nothing else
+# running) and busy (N CPU-bound busy-loop processes that cmd/gatecheck
+# starts before a condition's sessions and kills after them, on an error or
+# a signal, and, on Linux, when it dies itself), each judged on wall time
+# and CPU time. A planted slowdown is one in the metric it names
+# (ROOTBENCH_SLOW=CELL=PCT% in wall time, CELL=PCT%cpu in CPU time; see
+# cmd/gatecheck). GATE_CELLS are the cells of every session, GATE_SLOW the
+# one slowed; GATE_AB_FLAGS are extra ab flags, e.g. "--max-time 90s".
 GATE_CELLS    ?= ocaml,boxroot,ref,cgo-handle
 GATE_SLOW     ?= boxroot
 GATE_AB_FLAGS ?=
-gate-check:
+# gate-tools builds what the gate's targets run: the tagged rootbench
+# (faulty cells, ROOTBENCH_SLOW) and gatecheck.
+gate-tools:
 	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
-	$(GO) run ./cmd/gatecheck -rootbench bin/rootbench-faulty -aa $(GATE_AA) -planted $(GATE_PLANTED) \
+	$(GO) build -o bin/gatecheck ./cmd/gatecheck
+
+# Measure the error rates of `rootbench ab`'s gate live, in each condition
+# of GATE_NOISE (noise processes, comma-separated; 0: quiet) in turn:
+# GATE_AA A/A sessions (the same build on both sides) and GATE_PLANTED
+# sessions per planted head-side slowdown of GATE_SLOW (GATE_PCTS: PCT%
+# in wall time, PCT%cpu in CPU time), each at ab's default budget (3
+# minutes), interleaved; writes the false-alarm and detection rates per
+# condition and metric beside the replay's (results/gate-replay.json), and
+# the time ab took to flag each planted slowdown, to results/gate-check.json,
+# and results/gate-check.md from it and the replay's. Each session takes up
+# to the budget: the defaults (4 + 4 x 4 sessions per condition) take up to
+# about an hour per condition.
+GATE_AA       ?= 4
+GATE_PLANTED  ?= 4
+GATE_PCTS     ?= 5%,5%cpu,10%,10%cpu
+GATE_NOISE    ?= 0,4
+gate-check: gate-tools
+	./bin/gatecheck -rootbench bin/rootbench-faulty -aa $(GATE_AA) -planted $(GATE_PLANTED) -noise $(GATE_NOISE) \
 		-pcts $(GATE_PCTS) -cells $(GATE_CELLS) -slow $(GATE_SLOW) -out results/gate-check -- $(GATE_AB_FLAGS)
 
-# Record GATE_RECORD A/A sessions for the replay (gate-replay) into
-# results/sessions/, gzip-compressed, each at ab's default budget (3
-# minutes) on GATE_CELLS. They are recorded with a gate of 0.01%, so that
-# they run to their budget look: the looks and the pace do not depend on the
-# gate, and the replay needs the pairs up to the budget.
-GATE_RECORD ?= 8
-gate-record:
-	$(GO) build -buildvcs=auto -tags rootbench_faulty -o bin/rootbench-faulty ./cmd/rootbench
-	@mkdir -p results/sessions
-	@for i in $$(seq 1 $(GATE_RECORD)); do \
-		out=results/sessions/aa-$$(date -u +%Y%m%dT%H%M%SZ).json; \
-		echo "gate-record: session $$i of $(GATE_RECORD): $$out.gz ($$(uptime | sed 's/.*load/load/'))" >&2; \
-		./bin/rootbench-faulty ab --base bin/rootbench-faulty --head bin/rootbench-faulty --cell $(GATE_CELLS) \
-			--fail-on-regression 0.01% --export-json $$out --style none $(GATE_AB_FLAGS) >/dev/null; st=$$?; \
-		case $$st in 0|1|3) gzip -9f $$out ;; *) exit $$st ;; esac; \
-	done
+# Record GATE_RECORD A/A sessions for the replay (gate-replay) while NOISE
+# CPU-bound noise processes run (0: quiet), into results/sessions/quiet/ or
+# results/sessions/noiseN/ (the condition is the directory), gzip-compressed,
+# each at ab's defaults (3-minute budget, automatic looks, every metric) on
+# GATE_CELLS, the load recorded per run; every session's exit status goes
+# to that directory's record.jsonl, and a session that ends without a
+# verdict keeps its partial export as failed-aa-*.json.gz. They are
+# recorded with a gate of 0.01%, so that they run to their budget look:
+# the looks and the pace do not depend on the gate, and the replay needs
+# the pairs up to the budget look. Run with nothing else on the machine:
+# NOISE is then the only load. A NOISE or GATE_RECORD that is not a whole
+# number is refused (exit 2) before anything is built.
+NOISE       ?= 0
+GATE_RECORD ?= 10
+ifneq ($(filter gate-record,$(MAKECMDGOALS)),)
+ifneq ($(or $(call non-numbers,$(NOISE)),$(filter-out 1,$(words $(NOISE)))),)
+$(error gate-record: NOISE is the number of CPU-bound noise processes, one whole number, 0 or more (0: quiet), not "$(NOISE)")
+endif
+ifneq ($(or $(call non-numbers,$(GATE_RECORD)),$(filter-out 1,$(words $(GATE_RECORD))),$(if $(subst 0,,$(GATE_RECORD)),,zero)),)
+$(error gate-record: GATE_RECORD is the number of sessions to record, one positive number such as 10, not "$(GATE_RECORD)")
+endif
+endif
+gate-record: gate-tools
+	./bin/gatecheck -record -noise $(NOISE) -count $(GATE_RECORD) -rootbench bin/rootbench-faulty -cells $(GATE_CELLS) \
+		-dir results/sessions -- $(GATE_AB_FLAGS)
 
-# Replay the recorded sessions: GATE_REPLAY synthetic A/A sessions and 1000
-# per planted slowdown of GATE_SLOW (2, 5, 10, 20%), resampled from the
-# recorded pairs and judged by the decision code ab runs, at the recorded
-# looks and pair counts, then A/A and 10% again with the other resamplings;
-# writes results/gate-replay.md and .json and the replayed section of
-# results/gate-check.md (about a minute on 2 busy cores). Other budgets and
-# cell sets, modelled from the same sessions (each adds minutes: the longer
-# the session, the more pairs every look sorts), e.g.
-# GATE_REPLAY_FLAGS="-variant 45m -variant 20m:ocaml,boxroot -variant-sessions 400".
-GATE_SESSIONS     ?= $(sort $(wildcard results/sessions/aa-*.json.gz))
+# Replay the recorded sessions, each condition (its directory) on its own:
+# GATE_REPLAY synthetic A/A sessions and 1000 per planted slowdown of
+# GATE_SLOW (2, 5, 10, 20%) in each metric, resampled from the recorded
+# pairs and judged by the decision code ab runs, on wall and CPU time
+# together, at the recorded looks and pair counts, then A/A and 10% again
+# with the other resamplings; checks the targets of each condition and
+# metric and, for each one missed, models longer budgets (4m30s to 30m)
+# for the shortest that meets it; writes results/gate-replay.md and .json
+# (a section per condition and metric) and results/gate-check.md from them
+# and the live check's results/gate-check.json. Minutes per condition on 2
+# cores, more when targets are missed (each budget modelled adds minutes:
+# the longer the session, the more pairs every look sorts). Other budgets
+# and cell sets, and fewer sessions per budget searched, e.g.
+# GATE_REPLAY_FLAGS="-variant 20m:ocaml,boxroot -variant-sessions 400".
+GATE_SESSIONS     ?= $(sort $(wildcard results/sessions/*/aa-*.json.gz))
 GATE_REPLAY       ?= 4000
 GATE_REPLAY_FLAGS ?=
-gate-replay:
-	$(GO) run ./cmd/gatecheck -replay -sessions $(GATE_REPLAY) -slow $(GATE_SLOW) $(GATE_REPLAY_FLAGS) $(GATE_SESSIONS)
+gate-replay: gate-tools
+	./bin/gatecheck -replay -sessions $(GATE_REPLAY) -slow $(GATE_SLOW) $(GATE_REPLAY_FLAGS) $(GATE_SESSIONS)
 
 # Measure the error rates of the change-point method (analysis.ChangePoints)
 # on synthetic series drawn from fixed seeds: a 5% step in 3% noise over 40
@@ -277,8 +311,6 @@ HANDLE_COST_DIR  ?= bin/handle-cost
 HANDLE_COST_1x1  := --niters 20000
 HANDLE_COST_2x2  := --producers 2 --consumers 2 --niters 10000
 HANDLE_COST_pc   := $(HANDLE_COST_2x2) --queue per-consumer
-# non-numbers returns the words of $(1) that hold anything but digits.
-non-numbers = $(strip $(foreach w,$(1),$(if $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(w))))))))))),$(w))))
 ifneq ($(filter handle-cost,$(MAKECMDGOALS)),)
 ifeq ($(strip $(LAYOUTS)),)
 $(error handle-cost: LAYOUTS is empty; give it linker layout seeds, e.g. LAYOUTS="0 5 9 13" (0: the default layout))

@@ -2,9 +2,11 @@ package harness
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"time"
 )
 
@@ -53,8 +55,10 @@ const MaxPasses = 1000
 // a fresh implementation and verify it; the first error stops the run.
 //
 // The Run's WallNs and Cells are the sums over the measured passes, PassNs
-// holds each measured pass's wall time, and Stats are the last pass's. The
-// GC figures cover the measured passes only, the time between them included.
+// holds each measured pass's wall time, and Stats are the last pass's but
+// for those whose key ends in SummedStatSuffix, which are summed over the
+// measured passes. The GC figures cover the measured passes only, the time
+// between them included.
 func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	if passes < 1 || passes > MaxPasses {
 		return Run{}, fmt.Errorf("measure: %d passes: must be from 1 to %d", passes, MaxPasses)
@@ -74,7 +78,7 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 			}
 			wall += ps.Wall
 			cells += ps.Cells
-			stats = ps.Stats
+			stats = passStats(stats, ps.Stats)
 			passNs = append(passNs, ps.Wall.Nanoseconds())
 		}
 		return cells, stats, nil
@@ -85,6 +89,28 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	run.WallNs = wall.Nanoseconds()
 	run.PassNs = passNs
 	return run, nil
+}
+
+// SummedStatSuffix ends the Stats keys that are time a pass spent (in
+// nanoseconds, as a planted slowdown's spin: impls.PlantedWallStat): a run's
+// figure is the sum over its measured passes, where every other statistic
+// (an implementation's counters) is the last pass's.
+const SummedStatSuffix = "_ns"
+
+// passStats is a run's Stats after a pass that reported cur, the run's
+// being prev so far: cur, with each summed key (SummedStatSuffix) added to
+// prev's.
+func passStats(prev, cur map[string]int64) map[string]int64 {
+	if prev == nil || cur == nil {
+		return cur
+	}
+	out := maps.Clone(cur)
+	for k, v := range prev {
+		if strings.HasSuffix(k, SummedStatSuffix) {
+			out[k] += v
+		}
+	}
+	return out
 }
 
 // Measure runs fn once, the measured workload, and returns its figures as a

@@ -152,8 +152,8 @@ func TestHist(t *testing.T) {
 }
 
 // TestMeasurePasses checks the passes' arithmetic and order: one warm-up
-// pass, then the measured ones, whose wall times, cells and last stats make
-// the Run; and that the warm-up's garbage is collected before the
+// pass, then the measured ones, whose wall times, cells, last stats and
+// summed stats (SummedStatSuffix) make the Run; and that the warm-up's garbage is collected before the
 // measurement, so its GC work is not counted.
 func TestMeasurePasses(t *testing.T) {
 	var calls int
@@ -164,9 +164,10 @@ func TestMeasurePasses(t *testing.T) {
 				sink = append(sink[:0], make([]byte, 64))
 			}
 			sink = nil
-			return Pass{Wall: time.Hour, Cells: 1 << 40}, nil
+			return Pass{Wall: time.Hour, Cells: 1 << 40, Stats: map[string]int64{"spun_ns": 1e9}}, nil
 		}
-		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls), Stats: map[string]int64{"pass": int64(calls)}}, nil
+		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls),
+			Stats: map[string]int64{"pass": int64(calls), "spun_ns": int64(calls)}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +178,9 @@ func TestMeasurePasses(t *testing.T) {
 	if want := []int64{2e6, 3e6, 4e6}; len(run.PassNs) != 3 || run.PassNs[0] != want[0] || run.PassNs[1] != want[1] || run.PassNs[2] != want[2] {
 		t.Errorf("PassNs = %v, want %v (the measured passes only)", run.PassNs, want)
 	}
-	if run.WallNs != 9e6 || run.Cells != 9 || run.Stats["pass"] != 4 {
-		t.Errorf("WallNs %d, Cells %d, Stats %v; want the sums 9ms and 9, and the last pass's stats", run.WallNs, run.Cells, run.Stats)
+	if run.WallNs != 9e6 || run.Cells != 9 || run.Stats["pass"] != 4 || run.Stats["spun_ns"] != 9 {
+		t.Errorf("WallNs %d, Cells %d, Stats %v; want the sums 9ms and 9, the last pass's stats and spun_ns summed over the measured passes, 9",
+			run.WallNs, run.Cells, run.Stats)
 	}
 	if run.GC.Cycles != 0 || run.GC.HeapAllocBytes > 1<<20 {
 		t.Errorf("GC figures count the warm-up: %d cycles, %d bytes allocated", run.GC.Cycles, run.GC.HeapAllocBytes)

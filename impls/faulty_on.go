@@ -26,23 +26,34 @@ func registerTestOnly() {
 	}
 }
 
+// slowdown is one cell's planted slowdown: frac of the pass, in wall
+// time or, with cpu, in CPU time (see SlowEnv).
+type slowdown struct {
+	frac float64
+	cpu  bool
+}
+
 // slowdowns is SlowEnv parsed once per process: canonical cell name ->
-// fraction of the run's wall time to add.
-var slowdowns = sync.OnceValues(func() (map[string]float64, error) {
+// its planted slowdown.
+var slowdowns = sync.OnceValues(func() (map[string]slowdown, error) {
 	return parseSlowdowns(os.Getenv(SlowEnv))
 })
 
 // maxSlowPercent bounds a planted slowdown.
 const maxSlowPercent = 1000
 
-// parseSlowdowns parses SlowEnv's value: CELL=PCT[,CELL=PCT...]; empty (or
+// cpuSuffix marks a slowdown planted in CPU time: PCT%cpu.
+const cpuSuffix = "%cpu"
+
+// parseSlowdowns parses SlowEnv's value: CELL=PCT[,CELL=PCT...], PCT being
+// a number, NUMBER% (wall time) or NUMBER%cpu (CPU time); empty (or
 // spaces) plants nothing.
-func parseSlowdowns(v string) (map[string]float64, error) {
-	out := map[string]float64{}
+func parseSlowdowns(v string) (map[string]slowdown, error) {
+	out := map[string]slowdown{}
 	if strings.TrimSpace(v) == "" {
 		return out, nil
 	}
-	const accepted = "accepted: CELL=PCT[,CELL=PCT...], e.g. boxroot=20%, with 0 < PCT <= 1000"
+	const accepted = "accepted: CELL=PCT[,CELL=PCT...] with 0 < PCT <= 1000, PCT% in wall time, PCT%cpu in CPU time, e.g. boxroot=20% or boxroot=10%cpu"
 	for item := range strings.SplitSeq(v, ",") {
 		name, pct, ok := strings.Cut(item, "=")
 		if !ok {
@@ -52,14 +63,15 @@ func parseSlowdowns(v string) (map[string]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s=%s: %w", SlowEnv, v, err)
 		}
-		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(pct), "%"), 64)
+		num, cpu := strings.CutSuffix(strings.TrimSpace(pct), cpuSuffix)
+		f, err := strconv.ParseFloat(strings.TrimSuffix(num, "%"), 64)
 		if err != nil || !(f > 0 && f <= maxSlowPercent) {
 			return nil, fmt.Errorf("%s=%s: bad percentage %q for %s: %s", SlowEnv, v, pct, e.Name, accepted)
 		}
 		if _, dup := out[e.Name]; dup {
 			return nil, fmt.Errorf("%s=%s: cell %s named twice: %s", SlowEnv, v, e.Name, accepted)
 		}
-		out[e.Name] = f / 100
+		out[e.Name] = slowdown{frac: f / 100, cpu: cpu}
 	}
 	return out, nil
 }
@@ -74,27 +86,59 @@ func plant(e Entry) (Entry, error) {
 }
 
 // plantFrom wraps e's run with the slowdown m names for it, if any.
-func plantFrom(m map[string]float64, e Entry) Entry {
-	frac, ok := m[e.Name]
+func plantFrom(m map[string]slowdown, e Entry) Entry {
+	s, ok := m[e.Name]
 	if !ok || e.run == nil {
 		return e
 	}
-	e.run = slowed(e.run, frac)
+	e.run = slowed(e.run, s)
 	return e
 }
 
-// slowed returns run made frac slower: after each successful run it spins
-// for frac of the run's own wall time and adds the spin to it (see SlowEnv).
-func slowed(run func(context.Context, msgpass.Params) (msgpass.Result, error), frac float64) func(context.Context, msgpass.Params) (msgpass.Result, error) {
+// msgpassRun is one message-passing pass of a cell.
+type msgpassRun = func(context.Context, msgpass.Params) (msgpass.Result, error)
+
+// slowed returns run slowed by s: after each successful pass the calling
+// thread spins, in wall time for s.frac of the pass's own wall time, in
+// CPU time for s.frac of the process's CPU time during the pass; the
+// spin's wall time is added to the pass's, and the Stats say what was
+// planted (see SlowEnv).
+func slowed(run msgpassRun, s slowdown) msgpassRun {
 	return func(ctx context.Context, p msgpass.Params) (msgpass.Result, error) {
+		var cpu0 time.Duration
+		if s.cpu {
+			var err error
+			if cpu0, err = faulty.ProcessCPU(); err != nil {
+				return msgpass.Result{}, fmt.Errorf("%s: a slowdown in CPU time: %w", SlowEnv, err)
+			}
+		}
 		res, err := run(ctx, p)
 		if err != nil {
 			return res, err
 		}
-		res.Wall += faulty.Spin(time.Duration(frac * float64(res.Wall)))
-		stats := make(map[string]int64, len(res.Stats)+1)
+		var wall, cpu time.Duration
+		if s.cpu {
+			cpu1, err := faulty.ProcessCPU()
+			if err == nil {
+				wall, cpu, err = faulty.SpinCPU(time.Duration(s.frac * float64(cpu1-cpu0)))
+			}
+			if err != nil {
+				return res, fmt.Errorf("%s: a slowdown in CPU time: %w", SlowEnv, err)
+			}
+		} else {
+			wall, cpu = faulty.Spin(time.Duration(s.frac * float64(res.Wall)))
+		}
+		res.Wall += wall
+		stats := make(map[string]int64, len(res.Stats)+4)
 		maps.Copy(stats, res.Stats)
-		stats[SlowStat] = int64(frac*1000 + 0.5)
+		stats[SlowStat] = int64(s.frac*1000 + 0.5)
+		if s.cpu {
+			stats[SlowCPUStat] = 1
+		}
+		stats[PlantedWallStat] = wall.Nanoseconds()
+		if cpu > 0 {
+			stats[PlantedCPUStat] = cpu.Nanoseconds()
+		}
 		res.Stats = stats
 		return res, nil
 	}

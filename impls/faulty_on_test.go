@@ -4,10 +4,12 @@ package impls
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rootbench/rootbench/impls/faulty"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
 
@@ -24,12 +26,12 @@ func TestTestBuildHasHiddenFaultyCells(t *testing.T) {
 }
 
 func TestParseSlowdowns(t *testing.T) {
-	m, err := parseSlowdowns(" Boxroot=20%, cgo=2.5 ")
+	m, err := parseSlowdowns(" Boxroot=20%, cgo=2.5 ,ref=10%cpu")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m) != 2 || m["boxroot"] != 0.2 || m["cgo-handle"] != 0.025 {
-		t.Errorf("parseSlowdowns = %v; want boxroot 0.2, cgo-handle 0.025", m)
+	if want := map[string]slowdown{"boxroot": {frac: 0.2}, "cgo-handle": {frac: 0.025}, "ref": {frac: 0.1, cpu: true}}; !maps.Equal(m, want) {
+		t.Errorf("parseSlowdowns = %v; want %v", m, want)
 	}
 	if m, err := parseSlowdowns("  "); err != nil || len(m) != 0 {
 		t.Errorf("parseSlowdowns(spaces) = %v, %v; want nothing planted", m, err)
@@ -43,6 +45,11 @@ func TestParseSlowdowns(t *testing.T) {
 		"boxroot=ten":          "bad percentage",
 		"boxroot=NaN":          "bad percentage",
 		"boxroot=5,boxroot=10": "twice",
+		"boxroot=10%:cpu":      "bad percentage",
+		"boxroot=10cpu":        "bad percentage",
+		"boxroot=10%wall":      "bad percentage",
+		"boxroot=10%CPU":       "bad percentage",
+		"boxroot=%cpu":         "bad percentage",
 	} {
 		_, err := parseSlowdowns(in)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), SlowEnv) {
@@ -61,7 +68,7 @@ func TestSlowedAddsItsShareOfTheRunsOwnWallTime(t *testing.T) {
 		return msgpass.Result{Wall: inner, Cells: 7, Stats: orig}, nil
 	}
 	start := time.Now()
-	res, err := slowed(run, 0.25)(context.Background(), msgpass.DefaultParams())
+	res, err := slowed(run, slowdown{frac: 0.25})(context.Background(), msgpass.DefaultParams())
 	took := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -70,8 +77,11 @@ func TestSlowedAddsItsShareOfTheRunsOwnWallTime(t *testing.T) {
 	if res.Wall < want || took < inner/4 {
 		t.Errorf("slowed wall %v (spun for %v); want at least %v, having spun at least %v", res.Wall, took, want, inner/4)
 	}
-	if res.Cells != 7 || res.Stats["pools"] != 3 || res.Stats[SlowStat] != 250 {
-		t.Errorf("slowed result %+v; want cells 7 and stats pools=3 %s=250", res, SlowStat)
+	if res.Cells != 7 || res.Stats["pools"] != 3 || res.Stats[SlowStat] != 250 || res.Stats[SlowCPUStat] != 0 {
+		t.Errorf("slowed result %+v; want cells 7 and stats pools=3 %s=250, no %s", res, SlowStat, SlowCPUStat)
+	}
+	if spun := time.Duration(res.Stats[PlantedWallStat]); spun != res.Wall-inner {
+		t.Errorf("%s = %v; want the spin the wall time gained, %v", PlantedWallStat, spun, res.Wall-inner)
 	}
 	if _, ok := orig[SlowStat]; ok {
 		t.Error("slowed wrote into the wrapped run's stats map")
@@ -94,8 +104,8 @@ func TestPlantedSlowdownOnARealCell(t *testing.T) {
 		inner = res.Wall
 		return res, err
 	}
-	e := plantFrom(map[string]float64{"ocaml": 0.5}, base)
-	other := plantFrom(map[string]float64{"ref": 0.5}, base)
+	e := plantFrom(map[string]slowdown{"ocaml": {frac: 0.5}}, base)
+	other := plantFrom(map[string]slowdown{"ref": {frac: 0.5}}, base)
 	p := msgpass.DefaultParams()
 	p.NIters = 200
 	res, err := e.RunMsgPass(context.Background(), p)
@@ -122,7 +132,7 @@ func BenchmarkPlantedSlowdown(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	slow := plantFrom(map[string]float64{"ocaml": 0.2}, plain)
+	slow := plantFrom(map[string]slowdown{"ocaml": {frac: 0.2}}, plain)
 	p := msgpass.DefaultParams()
 	p.NIters = 500
 	var sumPlain, sumSlow time.Duration
@@ -139,4 +149,55 @@ func BenchmarkPlantedSlowdown(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(sumSlow)/float64(sumPlain), "slowed/plain")
+}
+
+// TestCPUSlowdownPlantsItsShareOfThePassCPU plants 25% in CPU time on a
+// fake pass that burns CPU on one thread, and checks the planted figures
+// against the pass's own CPU time, as measured: the planted CPU time is at
+// least 25% of the CPU the pass used (the target the spin reaches) and
+// within a tolerance above it (what the process did around the pass); the
+// process's CPU time over the slowed pass splits into the pass's and the
+// planted share. It asserts nothing about speed: whatever the machine's
+// load, CPU clocks count only the work done.
+func TestCPUSlowdownPlantsItsShareOfThePassCPU(t *testing.T) {
+	const frac = 0.25
+	var passCPU time.Duration
+	run := func(context.Context, msgpass.Params) (msgpass.Result, error) {
+		start, err := faulty.ProcessCPU()
+		if err != nil {
+			return msgpass.Result{}, err
+		}
+		for {
+			now, _ := faulty.ProcessCPU()
+			if passCPU = now - start; passCPU >= 40*time.Millisecond {
+				break
+			}
+		}
+		return msgpass.Result{Wall: 50 * time.Millisecond, Cells: 1}, nil
+	}
+	before, err := faulty.ProcessCPU()
+	if err != nil {
+		t.Skip(err) // no CPU clock here: the CPU mode cannot run
+	}
+	res, err := slowed(run, slowdown{frac: frac, cpu: true})(context.Background(), msgpass.DefaultParams())
+	after, _ := faulty.ProcessCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := time.Duration(res.Stats[PlantedCPUStat])
+	want := time.Duration(frac * float64(passCPU))
+	// The pass's CPU as the wrapper saw it includes the clock readings
+	// around the fake pass; the spin overshoots by one burst.
+	if tol := want/10 + 2*time.Millisecond; planted < want || planted > want+tol {
+		t.Errorf("planted %v of CPU time for a pass of %v; want %v (25%%) to %v", planted, passCPU, want, want+tol)
+	}
+	if total := after - before; total < passCPU+planted {
+		t.Errorf("the process used %v over the slowed pass; want at least the pass's %v and the planted %v", total, passCPU, planted)
+	}
+	if res.Stats[SlowCPUStat] != 1 || res.Stats[SlowStat] != 250 {
+		t.Errorf("stats %v; want %s=1 and %s=250", res.Stats, SlowCPUStat, SlowStat)
+	}
+	if spun := time.Duration(res.Stats[PlantedWallStat]); spun <= 0 || res.Wall != 50*time.Millisecond+spun {
+		t.Errorf("wall %v with %s=%v; want the pass's 50ms plus the spin's wall time", res.Wall, PlantedWallStat, spun)
+	}
 }

@@ -1,12 +1,16 @@
 package main
 
-// The command's flags: those of the live check, and those of the replay
-// (-replay), which share -pcts, -slow, -cells and -out.
+// The command's flags: those of the live check and of the recording
+// (-record), and those of the replay (-replay), which share -pcts, -slow,
+// -cells and -out.
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,34 +18,54 @@ import (
 	"github.com/rootbench/rootbench/analysis"
 )
 
-// config is what the flags say.
+// config is what the flags of the live check and of the recording say.
 type config struct {
-	rootbench string   // the tagged rootbench binary, both sides
-	aa        int      // A/A trials
-	planted   int      // trials per planted slowdown
-	cells     string   // the --cell list of every session
-	slow      string   // the cell slowed on the head side
-	pcts      []string // planted slowdowns, e.g. "5", "10"
-	out       string   // OUT.json and OUT.md
-	abFlags   []string // extra ab flags
-	args      []string // the command line, recorded
+	rootbench string     // the tagged rootbench binary, both sides
+	aa        int        // A/A trials
+	planted   int        // trials per planted slowdown
+	cells     string     // the --cell list of every session
+	slow      string     // the cell slowed on the head side
+	pcts      []planting // planted slowdowns
+	out       string     // OUT.json and OUT.md
+	abFlags   []string   // extra ab flags
+	args      []string   // the command line, recorded
+	// conditions are the live check's, checked in turn (-noise 0,4), or
+	// the one a recording is made under.
+	conditions []condition
+	// record is set by -record: the recording's configuration.
+	record *recordConfig
+	// replayReport is the replay's OUT.json, whose figures the live
+	// report sets beside its own.
+	replayReport string
 }
 
-// parseFlags reads the flags of the live mode, or of the replay mode
-// (-replay) whose configuration it then returns instead.
+// parseFlags reads the flags of the live mode or of the recording
+// (-record, config.record), or of the replay mode (-replay) whose
+// configuration it then returns instead.
 func parseFlags(args []string) (*config, *replayConfig, error) {
 	fs := flag.NewFlagSet("gatecheck", flag.ContinueOnError)
 	c := &config{args: append([]string{"gatecheck"}, args...)}
-	pcts := fs.String("pcts", "5,10", "planted slowdowns in percent, comma-separated")
+	pcts := fs.String("pcts", "5,10", "planted slowdowns in percent, comma-separated: PCT% in wall time, PCT%cpu in CPU time (as ROOTBENCH_SLOW spells them)")
+	noise := fs.String("noise", "0", "CPU-bound noise processes running during the sessions: one count per condition, comma-separated (0: quiet; -record: one count)")
+	recording := fs.Bool("record", false, "record A/A sessions for the replay into -dir/CONDITION/ (quiet or noiseN), each at ab's defaults with the gate "+recordGate)
+	count := fs.Int("count", 8, "record: sessions to record")
+	dir := fs.String("dir", "results/sessions", "record: the sessions directory (each condition's sessions and record log in a directory of its own)")
 	fs.StringVar(&c.rootbench, "rootbench", "bin/rootbench-faulty", "rootbench built with -tags rootbench_faulty")
 	fs.IntVar(&c.aa, "aa", 25, "A/A trials")
 	fs.IntVar(&c.planted, "planted", 25, "trials per planted slowdown")
 	fs.StringVar(&c.cells, "cells", "ocaml,boxroot,ref,cgo-handle", "cells of every session")
 	fs.StringVar(&c.slow, "slow", "boxroot", "the cell slowed on the head side")
 	fs.StringVar(&c.out, "out", "results/gate-check", "write OUT.json and OUT.md (replay: default results/gate-replay)")
+	fs.StringVar(&c.replayReport, "replay-report", "results/gate-replay.json", "the replay's report, whose rates the live report sets beside its own (\"\" for none)")
 	replay := fs.Bool("replay", false, "replay recorded ab sessions (the arguments: their --export-json files) instead of running sessions")
 	rc := registerReplay(fs, args)
+	// A bad flag is one line (main prints the error); -h prints the flags.
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(os.Stderr)
+			fs.PrintDefaults()
+		}
 		return nil, nil, err
 	}
 	if *replay {
@@ -49,12 +73,33 @@ func parseFlags(args []string) (*config, *replayConfig, error) {
 		return nil, rc, err
 	}
 	c.abFlags = fs.Args()
-	for _, p := range strings.Split(*pcts, ",") {
-		p = strings.TrimSuffix(strings.TrimSpace(p), "%")
-		if v, err := strconv.ParseFloat(p, 64); err != nil || !(v > 0 && v <= 1000) {
-			return nil, nil, fmt.Errorf("-pcts %q: expected percentages from 0 to 1000, e.g. 5,10", *pcts)
+	for _, n := range strings.Split(*noise, ",") {
+		v, err := parseNoise(n)
+		if err != nil {
+			return nil, nil, err
 		}
-		c.pcts = append(c.pcts, p)
+		if slices.Contains(c.conditions, condition{noise: v}) {
+			return nil, nil, fmt.Errorf("-noise %q: condition %s twice", *noise, condition{noise: v}.name())
+		}
+		c.conditions = append(c.conditions, condition{noise: v})
+	}
+	if _, err := os.Stat(c.rootbench); err != nil {
+		return nil, nil, fmt.Errorf("-rootbench: %w (build it with: go build -tags rootbench_faulty -o %s ./cmd/rootbench)", err, c.rootbench)
+	}
+	if *recording {
+		if len(c.conditions) != 1 || *count < 1 {
+			return nil, nil, fmt.Errorf("-record -noise %s -count %d: record under one condition (one count of noise processes), at least one session", *noise, *count)
+		}
+		c.record = &recordConfig{rootbench: c.rootbench, cells: c.cells, cond: c.conditions[0], count: *count, dir: *dir, abFlags: c.abFlags}
+		return c, nil, nil
+	}
+	for _, p := range strings.Split(*pcts, ",") {
+		num, cpu := strings.CutSuffix(strings.TrimSpace(p), cpuSuffix)
+		num = strings.TrimSuffix(num, "%")
+		if v, err := strconv.ParseFloat(num, 64); err != nil || !(v > 0 && v <= 1000) || strings.ContainsAny(num, "%") {
+			return nil, nil, fmt.Errorf("-pcts %q: expected percentages from 0 to 1000, PCT%% planted in wall time, PCT%%cpu in CPU time, e.g. 5%%,10%%cpu", *pcts)
+		}
+		c.pcts = append(c.pcts, planting{pct: num, cpu: cpu})
 	}
 	switch {
 	case c.aa < 0 || c.planted < 0 || c.aa+c.planted == 0:
@@ -62,23 +107,46 @@ func parseFlags(args []string) (*config, *replayConfig, error) {
 	case !strings.Contains(","+c.cells+",", ","+c.slow+","):
 		return nil, nil, fmt.Errorf("-slow %s: not among -cells %s", c.slow, c.cells)
 	}
-	if _, err := os.Stat(c.rootbench); err != nil {
-		return nil, nil, fmt.Errorf("-rootbench: %w (build it with: go build -tags rootbench_faulty -o %s ./cmd/rootbench)", err, c.rootbench)
-	}
 	return c, nil, nil
 }
 
-// kind is one kind of trial: A/A (pct "") or a planted slowdown.
+// cpuSuffix marks a slowdown planted in CPU time, as ROOTBENCH_SLOW
+// spells it (impls.SlowEnv): 10%cpu.
+const cpuSuffix = "%cpu"
+
+// planting is a planted slowdown: pct percent, in CPU time or wall time.
+type planting struct {
+	pct string
+	cpu bool
+}
+
+// kind is one kind of trial: A/A (pct "") or a planted slowdown in a
+// metric.
 type kind struct {
-	name string // "A/A" or "planted 5%"
-	pct  string
-	n    int
+	name   string // "A/A", "planted 5%" or "planted 5% in CPU time"
+	pct    string
+	metric string // the metric planted in
+	n      int
+}
+
+// slowValue is the kind's slowdown as ROOTBENCH_SLOW spells it: 5% or
+// 5%cpu.
+func (k kind) slowValue() string {
+	if k.metric == cpuMetric.name {
+		return k.pct + cpuSuffix
+	}
+	return k.pct + "%"
 }
 
 func (c *config) kinds() []kind {
 	ks := []kind{{name: "A/A", n: c.aa}}
 	for _, p := range c.pcts {
-		ks = append(ks, kind{name: "planted " + p + "%", pct: p, n: c.planted})
+		k := kind{name: "planted " + p.pct + "%", pct: p.pct, metric: wallMetric.name, n: c.planted}
+		if p.cpu {
+			k.name += " in " + cpuMetric.title
+			k.metric = cpuMetric.name
+		}
+		ks = append(ks, k)
 	}
 	return ks
 }
@@ -109,7 +177,13 @@ type replayConfig struct {
 	// checkResampling replays A/A and a planted 10% with the other
 	// resamplings too (resamplings), to show what the choice changes.
 	checkResampling bool
-	args            []string
+	// metrics are judged together in every synthetic session, those the
+	// sessions of a condition measured.
+	metrics []metric
+	// search are the budgets modelled, shortest first, to find one that
+	// meets each target a condition misses (none: no search).
+	search []time.Duration
+	args   []string
 }
 
 // variant is a budget (0: the recorded one) and a cell set (nil: all) to
@@ -164,6 +238,27 @@ func cellSet(list string) map[string]bool {
 // variantPcts are the planted slowdowns a variant is replayed with.
 var variantPcts = []float64{5, 10}
 
+// defaultSearch are the budgets the search for one that meets a missed
+// target models by default.
+const defaultSearch = "4m30s,6m,9m,12m,18m,24m,30m"
+
+// parseSearch reads -search: budgets, comma-separated, each longer than
+// the one before; "none" for no search.
+func parseSearch(s string) ([]time.Duration, error) {
+	if strings.TrimSpace(s) == "none" {
+		return nil, nil
+	}
+	var out []time.Duration
+	for b := range strings.SplitSeq(s, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(b))
+		if err != nil || d <= 0 || (len(out) > 0 && d <= out[len(out)-1]) {
+			return nil, fmt.Errorf("-search %q: budgets, shortest first, e.g. %s, or none", s, defaultSearch)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
 // Replay defaults: enough A/A sessions that a false-alarm rate of 1%, per
 // session and so per row too, has a 95% Wilson upper bound at most 1.5%
 // (about 1,800 are needed); enough planted ones that a detection rate
@@ -193,6 +288,16 @@ func registerReplay(fs *flag.FlagSet, args []string) *replayConfig {
 		c.variants = append(c.variants, v)
 		return err
 	})
+	fs.Func("metrics", "replay: the metrics judged together in each synthetic session, as ab --metric: wall, cpu or wall,cpu (default wall,cpu: those the sessions measured)", func(s string) error {
+		ms, err := parseMetrics(s)
+		c.metrics = ms
+		return err
+	})
+	fs.Func("search", "replay: the budgets modelled, shortest first, to find one that meets each target a condition misses, comma-separated (\"none\": no search; default "+defaultSearch+")", func(s string) error {
+		ds, err := parseSearch(s)
+		c.search = ds
+		return err
+	})
 	fs.BoolVar(&c.checkResampling, "check-resampling", true, "replay: also replay A/A and a planted 10% with the other resamplings (block 2, 4, 8, pooled)")
 	fs.StringVar(&c.live, "live", "results/gate-check.md", "replay: the live report whose replay section is rewritten (\"\" for none)")
 	return c
@@ -204,6 +309,12 @@ func (c *replayConfig) finish(fs *flag.FlagSet) (*replayConfig, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	c.files = fs.Args()
+	if !set["metrics"] {
+		c.metrics = allMetrics
+	}
+	if !set["search"] {
+		c.search, _ = parseSearch(defaultSearch) // a valid default
+	}
 	c.slow = fs.Lookup("slow").Value.String()
 	c.out = fs.Lookup("out").Value.String()
 	if !set["out"] {

@@ -15,16 +15,18 @@ import (
 // The replay: synthetic sessions made of recorded pairs, judged by the
 // decision code `rootbench ab` runs (analysis.Sequential: Decide at every
 // look, Verdict at the end), at the looks and with the pair counts of the
-// recorded sessions. A planted slowdown multiplies the workload wall time
-// of every head run of one cell by 1+x, as ROOTBENCH_SLOW does to the
-// measured passes.
+// recorded sessions, on every metric of the templates (metric.go). A
+// planted slowdown multiplies one metric's value of every head run of one
+// cell by 1+x, as ROOTBENCH_SLOW plants it in that metric.
 
 // scenario is one kind of synthetic session: A/A (pct 0) or a planted
-// slowdown of pct percent on the slowed cell's head runs; raw keeps the
-// shift each recorded session measured (no centring).
+// slowdown of pct percent on the slowed cell's head runs in one metric
+// (metric: its index in the templates' metrics); raw keeps the shift each
+// recorded session measured (no centring).
 type scenario struct {
 	name     string
 	pct      float64
+	metric   int
 	raw      bool
 	sessions int // synthetic sessions of this scenario
 }
@@ -47,7 +49,7 @@ type replayer struct {
 // synthetic is the outcome of one synthetic session.
 type synthetic struct {
 	template int
-	rows     []string // per benchmark of the template, in its order
+	rows     []string // per row of the template (rowOf), in its order
 	looks    int      // looks made
 	rounds   int      // runs per side at the last look
 	err      string   // why no verdict could be made
@@ -96,44 +98,56 @@ func (r *replayer) draw(t *template, k int) ([][]runPair, error) {
 	return out, nil
 }
 
-// sideRuns are the runs of both sides of one synthetic session, per
-// benchmark, numbered as the engine numbers them.
+// sideRuns are the runs of both sides of one synthetic session, per row:
+// row i·len(metrics)+k is benchmark i judged on metric k (rowOf).
 type sideRuns [2][][]harness.Run
 
+// rowOf is the row of benchmark i in metric k of a template with nm
+// metrics; benchOf and metricOf undo it.
+func rowOf(i, k, nm int) int   { return i*nm + k }
+func benchOf(row, nm int) int  { return row / nm }
+func metricOf(row, nm int) int { return row % nm }
+
 // build numbers the drawn pairs (Pair from 1, Index in the engine's order:
-// round by round, each benchmark's pairs in turn, the sides in ABBA order),
-// centres them unless raw (each head run divided by exp of its pair's
-// shift, so that every benchmark's recorded pairs show no change: the A/A
-// null made exact) and slows the head runs of the
-// slowed cell by pct percent.
+// round by round, each benchmark's pairs in turn, the sides in ABBA order)
+// and makes each benchmark's row in every metric of the template (its runs
+// as the metric's, metric.run), centred unless raw (each head run divided
+// by exp of its pair's shift in that metric, so that every benchmark's
+// recorded pairs show no change: the A/A null made exact), with the head
+// runs of the slowed cell multiplied by 1 + pct/100 in the scenario's
+// metric.
 func build(t *template, drawn [][]runPair, slow string, sc scenario) sideRuns {
+	nm := len(t.metrics)
 	var s sideRuns
 	for side := range s {
-		s[side] = make([][]harness.Run, len(drawn))
+		s[side] = make([][]harness.Run, len(drawn)*nm)
 	}
 	for i, ps := range drawn {
-		planted := 1.0
-		if sc.pct != 0 && t.benches[i].cell == slow {
-			planted = 1 + sc.pct/100
-		}
-		for side := range s {
-			s[side][i] = make([]harness.Run, len(ps))
-		}
-		for j, p := range ps {
-			b, h := p.base, p.head
-			b.Pair, h.Pair = j+1, j+1
-			factor := planted
-			if !sc.raw {
-				factor *= math.Exp(-p.shift)
+		for k, m := range t.metrics {
+			planted := 1.0
+			if sc.pct != 0 && sc.metric == k && t.benches[i].cell == slow {
+				planted = 1 + sc.pct/100
 			}
-			if factor != 1 {
-				h.WallNs = scaleNs(h.WallNs, factor)
-				h.PassNs = slices.Clone(h.PassNs)
-				for k := range h.PassNs {
-					h.PassNs[k] = scaleNs(h.PassNs[k], factor)
+			row := rowOf(i, k, nm)
+			for side := range s {
+				s[side][row] = make([]harness.Run, len(ps))
+			}
+			for j, p := range ps {
+				b, h := m.run(p.base), m.run(p.head)
+				b.Pair, h.Pair = j+1, j+1
+				factor := planted
+				if !sc.raw {
+					factor *= math.Exp(-p.shifts[k])
 				}
+				if factor != 1 {
+					h.WallNs = scaleNs(h.WallNs, factor)
+					h.PassNs = slices.Clone(h.PassNs)
+					for x := range h.PassNs {
+						h.PassNs[x] = scaleNs(h.PassNs[x], factor)
+					}
+				}
+				s[0][row][j], s[1][row][j] = b, h
 			}
-			s[0][i][j], s[1][i][j] = b, h
 		}
 	}
 	index, next := 0, make([]int, len(drawn))
@@ -152,7 +166,10 @@ func build(t *template, drawn [][]runPair, slow string, sc scenario) sideRuns {
 				if j%2 == 1 {
 					first, second = 1, 0
 				}
-				s[first][i][j].Index, s[second][i][j].Index = index, index+1
+				for k := range nm {
+					row := rowOf(i, k, nm)
+					s[first][row][j].Index, s[second][row][j].Index = index, index+1
+				}
 				index += 2
 				next[i]++
 			}
@@ -170,10 +187,12 @@ func (s sideRuns) files(t *template, rounds int, partial bool) (base, head *harn
 		f := *hdr
 		f.Partial = partial
 		f.Warnings = slices.Clone(hdr.Warnings)
-		f.Results = make([]harness.Result, len(t.benches))
-		for i, b := range t.benches {
-			f.Results[i] = harness.Result{Cell: b.cell, Label: b.label, Params: b.params,
-				Runs: slices.Clone(s[side][i][:b.pairsAt(rounds)])}
+		nm := len(t.metrics)
+		f.Results = make([]harness.Result, len(t.benches)*nm)
+		for row := range f.Results {
+			b := t.benches[benchOf(row, nm)]
+			f.Results[row] = harness.Result{Cell: b.cell, Label: rowLabel(b.label, t.metrics, metricOf(row, nm)), Params: b.params,
+				Runs: slices.Clone(s[side][row][:b.pairsAt(rounds)])}
 		}
 		harness.Summarize(&f)
 		return &f
@@ -220,9 +239,10 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	for _, row := range v.Gate.Rows {
 		byLabel[row.Label] = row.Outcome
 	}
-	out.rows = make([]string, len(t.benches))
-	for i, b := range t.benches {
-		out.rows[i] = byLabel[b.label]
+	nm := len(t.metrics)
+	out.rows = make([]string, len(t.benches)*nm)
+	for row := range out.rows {
+		out.rows[row] = byLabel[rowLabel(t.benches[benchOf(row, nm)].label, t.metrics, metricOf(row, nm))]
 	}
 	return out
 }

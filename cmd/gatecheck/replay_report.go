@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -50,11 +49,27 @@ type ReplayReport struct {
 	// (-check-resampling): A/A and a planted 10%.
 	Resamplings []VariantReport `json:"resamplings,omitempty"`
 	Errors      int             `json:"errors"` // synthetic sessions with no verdict
-	Machine     string          `json:"machine"`
-	LoadAvg     []float64       `json:"load_avg,omitempty"`
-	Jobs        int             `json:"jobs"`
-	ElapsedNs   int64           `json:"elapsed_ns"`
-	FinishedAt  time.Time       `json:"finished_at"`
+	ReplayRun
+}
+
+// ReplayRun is where and how long a replay ran.
+type ReplayRun struct {
+	Machine    string    `json:"machine"`
+	LoadAvg    []float64 `json:"load_avg,omitempty"`
+	Jobs       int       `json:"jobs"`
+	ElapsedNs  int64     `json:"elapsed_ns"`
+	FinishedAt time.Time `json:"finished_at"`
+}
+
+// newReplayRun is this machine, with jobs sessions judged at once (0:
+// GOMAXPROCS), and a replay that took took.
+func newReplayRun(jobs int, took time.Duration) ReplayRun {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	m := harness.CollectMachine()
+	return ReplayRun{Machine: fmt.Sprintf("%s, %d CPUs", m.CPUModel, m.LogicalCPUs), LoadAvg: m.LoadAvg, Jobs: jobs,
+		ElapsedNs: took.Nanoseconds(), FinishedAt: time.Now().UTC()}
 }
 
 // VariantReport is the replay of the recorded sessions as sessions with
@@ -74,8 +89,11 @@ type ReplayInput struct {
 	File      string    `json:"file"`
 	StartedAt time.Time `json:"started_at"`
 	LoadAvg   []float64 `json:"load_avg,omitempty"` // at the session's start
-	CPUs      int       `json:"cpus"`
-	BudgetNs  int64     `json:"budget_ns"`
+	// Load is the lowest and highest one-minute load average its runs
+	// started under (absent when they did not record it).
+	Load     []float64 `json:"load,omitempty"`
+	CPUs     int       `json:"cpus"`
+	BudgetNs int64     `json:"budget_ns"`
 	// Plan and Rounds are the planned looks and the rounds at the budget
 	// look as replayed; Estimated when they come from the pace (another
 	// budget or cell set, or a session decided before its budget).
@@ -116,25 +134,21 @@ type Dependence struct {
 	Spread   float64 `json:"spread"`
 }
 
-func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []scenario, results [][]synthetic, took time.Duration) *ReplayReport {
+// newReplayReport is the report of metric k of a replay: its A/A scenarios
+// and those planted in metric k, tallied on metric k's rows.
+func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []scenario, results [][]synthetic, k int, took time.Duration) *ReplayReport {
 	rep := &ReplayReport{
 		Command: strings.Join(c.args, " "), Resample: c.resample, Seed: c.seed, Sessions: c.sessions, Planted: c.planted,
 		Alpha: c.alpha, Threshold: c.gate, BudgetNs: c.budget.Nanoseconds(), Cells: c.cellList, Slow: c.slow,
-		Jobs: c.jobs, ElapsedNs: took.Nanoseconds(), FinishedAt: time.Now().UTC(),
+		ReplayRun: newReplayRun(c.jobs, took),
 	}
 	if c.resample == resampleBlock {
 		rep.Block = c.block
 	}
-	if rep.Jobs <= 0 {
-		rep.Jobs = runtime.GOMAXPROCS(0)
-	}
-	m := harness.CollectMachine()
-	rep.Machine = fmt.Sprintf("%s, %d CPUs", m.CPUModel, m.LogicalCPUs)
-	rep.LoadAvg = m.LoadAvg
 	rule := r.rule()
 	for i, t := range inputs {
 		s := r.templates[i]
-		in := ReplayInput{File: t.name, StartedAt: t.base.StartedAt, LoadAvg: t.base.Machine.LoadAvg, CPUs: t.base.Machine.LogicalCPUs,
+		in := ReplayInput{File: t.name, StartedAt: t.base.StartedAt, LoadAvg: t.base.Machine.LoadAvg, Load: t.load, CPUs: t.base.Machine.LogicalCPUs,
 			BudgetNs: s.maxTime.Nanoseconds(), Plan: s.plan, Rounds: s.rounds, Estimated: s.estimated,
 			ModelRounds: t.pace.roundsWithin(t.maxTime), ModelPlan: rule.PlanLooks(t.pace.reach(t.maxTime))}
 		for _, b := range t.benches {
@@ -148,16 +162,19 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 		}
 		rep.Inputs = append(rep.Inputs, in)
 	}
-	rep.Dependence = dependence(inputs, max(c.block, 2))
+	rep.Dependence = dependence(inputs, max(c.block, 2), k)
 	for si, sc := range scs {
-		rates, cellRates, errs := tally(r, sc, results[si])
+		if sc.pct != 0 && sc.metric != k {
+			continue
+		}
+		rates, cellRates, errs := tally(r, sc, results[si], k)
 		rep.Rates = append(rep.Rates, rates...)
 		rep.CellRates = append(rep.CellRates, cellRates...)
 		rep.Errors += errs
 		if sc.raw {
 			// Beside the resampled A/A rates: the recorded sessions
 			// themselves, judged once each.
-			rates, _, errs := tally(r, scenario{name: aaRecorded, raw: true}, r.asRecorded())
+			rates, _, errs := tally(r, scenario{name: aaRecorded, raw: true}, r.asRecorded(), k)
 			rep.Rates = append(rep.Rates, rates...)
 			rep.Errors += errs
 		}
@@ -165,11 +182,12 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 	return rep
 }
 
-// tally counts one scenario's outcomes: rows reported as regressions on
-// the cells not slowed (false alarms), per row and per session; on the
-// slowed cell, regressions (detections) and passes; rows left
-// inconclusive. The A/A scenario also gets each benchmark's rates.
-func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, errs int) {
+// tally counts one scenario's outcomes on the rows of metric k: rows
+// reported as regressions on the cells not slowed (false alarms), per row
+// and per session; on the slowed cell, regressions (detections) and
+// passes; rows left inconclusive. The A/A scenario also gets each
+// benchmark's rates.
+func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates []Rate, errs int) {
 	var alarms, rows, alarmSessions, hits, passes, slowed, undecided, total, decided int
 	type cellCount struct{ alarms, undecided, rows int }
 	cells := map[string]*cellCount{}
@@ -179,14 +197,18 @@ func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, 
 			errs++
 			continue
 		}
-		if !slices.Contains(s.rows, "inconclusive") {
-			decided++
-		}
 		t := r.templates[s.template]
-		alarmed := false
-		for i, out := range s.rows {
-			b := t.benches[i]
+		nm := len(t.metrics)
+		alarmed, undecidedRow := false, false
+		for row, out := range s.rows {
+			if metricOf(row, nm) != k {
+				continue
+			}
+			b := t.benches[benchOf(row, nm)]
 			total++
+			if out == "inconclusive" {
+				undecidedRow = true
+			}
 			if out == "inconclusive" {
 				undecided++
 			}
@@ -224,6 +246,9 @@ func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, 
 		if alarmed {
 			alarmSessions++
 		}
+		if !undecidedRow {
+			decided++
+		}
 	}
 	n := len(res)
 	if sc.pct == 0 {
@@ -248,8 +273,9 @@ func tally(r *replayer, sc scenario, res []synthetic) (rates, cellRates []Rate, 
 	return rates, cellRates, errs
 }
 
-// variantReport tallies a variant's replay.
-func variantReport(name string, r *replayer, scs []scenario, results [][]synthetic) VariantReport {
+// variantReport tallies a variant's replay on metric k: its A/A scenarios
+// and those planted in metric k.
+func variantReport(name string, r *replayer, scs []scenario, results [][]synthetic, k int) VariantReport {
 	v := VariantReport{Name: name}
 	var rounds []float64
 	for _, t := range r.templates {
@@ -258,20 +284,23 @@ func variantReport(name string, r *replayer, scs []scenario, results [][]synthet
 	v.Rounds = int(stats.Median(rounds))
 	v.Sessions = len(results[0])
 	for si, sc := range scs {
-		rates, _, _ := tally(r, sc, results[si])
+		if sc.pct != 0 && sc.metric != k {
+			continue
+		}
+		rates, _, _ := tally(r, sc, results[si], k)
 		v.Rates = append(v.Rates, rates...)
 	}
 	return v
 }
 
-// dependence measures, per benchmark, the lag-1 and lag-2 correlation of
-// the pairs' log ratios within each recorded session (each session's
+// dependence measures, per benchmark, in metric k of the templates, the
+// lag-1 and lag-2 correlation of the pairs' log ratios within each recorded session (each session's
 // ratios centred on their own mean), pooled over the sessions
 // (analysis.PooledAutocorrelation); and the spread of the sessions'
 // shifts, median log ratios, in units of their block bootstrap standard
 // errors (analysis.SpreadInStandardErrors), over the sessions with at
 // least 4 blocks of pairs.
-func dependence(ts []*template, block int) []Dependence {
+func dependence(ts []*template, block, k int) []Dependence {
 	type acc struct {
 		lags           *analysis.PooledAutocorrelation
 		shifts, errors []float64
@@ -280,7 +309,7 @@ func dependence(ts []*template, block int) []Dependence {
 	var order []string
 	for _, t := range ts {
 		for _, b := range t.benches {
-			d := logRatios(b.pairs)
+			d := logRatios(b.pairs, t.metrics[k])
 			a := accs[b.label]
 			if a == nil {
 				a = &acc{lags: analysis.NewPooledAutocorrelation(2)}

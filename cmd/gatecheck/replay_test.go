@@ -3,16 +3,20 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rootbench/rootbench/harness"
 )
 
 func TestBuildNumbersCentresAndSlows(t *testing.T) {
 	t.Parallel()
 	f := fakeSession(t, 6, []string{"ocaml", "boxroot"}, []int{3, 1}, []float64{0.01, 0.03}, 0.05)
-	tp, err := newTemplate("fake", f)
+	tp, err := newTemplate("fake", f, []metric{wallMetric})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +41,7 @@ func TestBuildNumbersCentresAndSlows(t *testing.T) {
 			if base.WallNs != drawn[i][j].base.WallNs || head.WallNs != drawn[i][j].head.WallNs {
 				t.Errorf("%s pair %d: raw A/A changed the runs", b.label, j+1)
 			}
-			want := float64(drawn[i][j].head.WallNs) * math.Exp(-drawn[i][j].shift)
+			want := float64(drawn[i][j].head.WallNs) * math.Exp(-drawn[i][j].shifts[0])
 			if b.cell == "boxroot" {
 				want *= 1.1
 			}
@@ -54,20 +58,45 @@ func TestBuildNumbersCentresAndSlows(t *testing.T) {
 	}
 }
 
-// A tiny replay through the decision code: with 2% noise, no A/A row
-// regresses and a planted 50% is always detected, never on the other cell.
+// withCPU gives every run of f a CPU time: 1.5 times its wall time, with
+// noise of its own (seeded).
+func withCPU(f *harness.ABFile, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for _, side := range []*harness.File{f.Base, f.Head} {
+		for i := range side.Results {
+			for j := range side.Results[i].Runs {
+				r := &side.Results[i].Runs[j]
+				r.CPUUserNs = int64(1.5 * float64(r.WallNs) * (1 + 0.01*rng.NormFloat64()))
+				r.CPUSysNs = r.CPUUserNs / 10
+			}
+		}
+	}
+}
+
+// A tiny replay through the decision code, of sessions recorded quiet that
+// measured wall and CPU time, judged together: with 2% noise, no A/A row
+// regresses and a planted 50% is always detected in the metric it is
+// planted in, never on the other cell; the quiet targets are checked, and
+// each one missed is met by a budget of the search, or said to be met by
+// none, or to need more synthetic sessions.
 func TestReplaySmoke(t *testing.T) {
 	t.Parallel()
 	f := fakeSession(t, 16, []string{"ocaml", "boxroot"}, []int{2, 1}, []float64{0.01, 0.02}, 0.02)
+	withCPU(f, 1)
+	f.MaxTimeNs = f.Looks[len(f.Looks)-1].ElapsedNs + int64(time.Millisecond)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "aa.json.gz")
-	writeSession(t, path, f)
-	live := filepath.Join(dir, "gate-check.md")
-	if err := os.WriteFile(live, []byte("# live\n\nrates\n"), 0o644); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "quiet"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	path := filepath.Join(dir, "quiet", "aa.json.gz")
+	writeSession(t, path, f)
+	if err := appendLog(filepath.Join(dir, "quiet", recordLogName), RecordEntry{File: "aa.json.gz", Condition: "quiet", ExitCode: 3}); err != nil {
+		t.Fatal(err)
+	}
+	live := filepath.Join(dir, "gate-check.md")
 	out := filepath.Join(dir, "gate-replay")
-	_, c, err := parseFlags([]string{"-replay", "-sessions", "6", "-planted-sessions", "6", "-pcts", "50", "-out", out, "-live", live, path})
+	_, c, err := parseFlags([]string{"-replay", "-sessions", "6", "-planted-sessions", "6", "-pcts", "5,50", "-check-resampling=false",
+		"-variant-sessions", "4", "-search", "8s", "-out", out, "-live", live, path})
 	if err != nil || c == nil {
 		t.Fatalf("parseFlags: %v", err)
 	}
@@ -78,38 +107,60 @@ func TestReplaySmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep ReplayReport
-	if err := json.Unmarshal(data, &rep); err != nil {
+	var doc ReplayDocument
+	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	rates := map[string]Rate{}
-	for _, r := range rep.Rates {
-		rates[r.Name] = r
+	if len(doc.Sections) != 2 || doc.Sections[0].Metric != "wall" || doc.Sections[1].Metric != "cpu" ||
+		doc.Sections[0].Condition != "quiet" || doc.Sections[1].JudgedWith != "wall,cpu" || len(doc.Sections[0].Log) != 1 {
+		t.Fatalf("sections %+v: want quiet on wall and CPU time, judged together, with its record log", doc.Sections)
 	}
-	for name, want := range map[string][2]int{
-		"A/A: false alarms per row (rows reported as regressions)":    {0, 12},
-		"planted 50% on boxroot: detected (reported as a regression)": {6, 6},
-		"planted 50%: false alarms per row on the other cells":        {0, 6},
-	} {
-		if r, ok := rates[name]; !ok || r.Hits != want[0] || r.Of != want[1] {
-			t.Errorf("%s: %+v, want %d of %d", name, r, want[0], want[1])
+	for _, s := range doc.Sections {
+		rates := map[string]Rate{}
+		for _, r := range s.Report.Rates {
+			rates[r.Name] = r
+		}
+		for name, want := range map[string][2]int{
+			"A/A: false alarms per row (rows reported as regressions)":    {0, 12},
+			"planted 50% on boxroot: detected (reported as a regression)": {6, 6},
+			"planted 50%: false alarms per row on the other cells":        {0, 6},
+		} {
+			if r, ok := rates[name]; !ok || r.Hits != want[0] || r.Of != want[1] {
+				t.Errorf("%s: %s: %+v, want %d of %d", s.Metric, name, r, want[0], want[1])
+			}
+		}
+	}
+	if len(doc.Targets) != 6 {
+		t.Errorf("%d targets, want the quiet condition's 3 in each metric: %+v", len(doc.Targets), doc.Targets)
+	}
+	for _, tr := range doc.Targets {
+		switch {
+		case tr.Rate == nil:
+			t.Errorf("target %+v not replayed", tr)
+		case tr.Met:
+		case tr.BudgetNs > 0:
+			if tr.BudgetRate == nil {
+				t.Errorf("target %+v: a budget without its figure", tr)
+			}
+		case !strings.Contains(tr.Note, "(8s)") && !strings.Contains(tr.Note, "replay more sessions"):
+			t.Errorf("target %+v missed, with neither a budget, nor the budgets modelled, nor the sessions it needs", tr)
 		}
 	}
 	md, err := os.ReadFile(live)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(md), "# live\n\nrates\n") || sectionOf(string(md)) == "" {
-		t.Errorf("live report:\n%s", md)
+	if !strings.Contains(string(md), "## Replayed rates") || !strings.Contains(string(md), "No live check recorded") {
+		t.Errorf("live report, made from the replay alone:\n%s", md)
 	}
-	// The live check rewrites its report and keeps the replay's section.
-	sec := sectionOf(string(md))
+	// The live check rewrites the live report from both JSON files: the
+	// replay's rates are still there.
 	rep2 := &Report{Slow: "boxroot"}
-	if err := rep2.write(strings.TrimSuffix(live, ".md")); err != nil {
+	if err := rep2.write(strings.TrimSuffix(live, ".md"), out+".json"); err != nil {
 		t.Fatal(err)
 	}
 	md, _ = os.ReadFile(live)
-	if sectionOf(string(md)) != sec || !strings.HasPrefix(string(md), "# The gate's measured error rates") {
-		t.Errorf("the live report lost the replay's section:\n%s", md)
+	if !strings.Contains(string(md), "## Replayed rates") || strings.Contains(string(md), "No live check recorded") {
+		t.Errorf("the live report lost the replay's rates:\n%s", md)
 	}
 }

@@ -1,11 +1,14 @@
 package main
 
-// What both reports share: a measured rate with its Wilson interval, and
-// the replay's section of the live report (gatecheck -replay writes it, the
-// live check keeps it).
+// What the reports share: a measured rate with its Wilson interval, the
+// heading of a report, and writing a file whole (atomically).
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rootbench/rootbench/analysis"
@@ -37,28 +40,29 @@ func heading(b *strings.Builder, title, how, command string) {
 	fmt.Fprintf(b, "# %s\n\n%s\n\n- command: `%s`\n", title, how, command)
 }
 
-// Markers of the replay's section in the live report.
-const (
-	replayBegin = "<!-- gatecheck -replay: begin -->"
-	replayEnd   = "<!-- gatecheck -replay: end -->"
-)
-
-// withSection replaces the replay's section of a live report, or appends
-// it.
-func withSection(doc, section string) string {
-	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
-	if i >= 0 && j > i {
-		return doc[:i] + section + doc[j+len(replayEnd):]
+// writeJSON writes v to path as indented JSON, atomically.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return strings.TrimRight(doc, "\n") + "\n\n" + section + "\n"
+	return writeAtomic(path, append(data, '\n'))
 }
 
-// sectionOf returns the replay's section of a live report, "" when it has
-// none.
-func sectionOf(doc string) string {
-	i, j := strings.Index(doc, replayBegin), strings.Index(doc, replayEnd)
-	if i >= 0 && j > i {
-		return doc[i : j+len(replayEnd)]
+// writeAtomic writes data to path through a temporary file renamed over it.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return ""
+	_, werr := tmp.Write(data)
+	if err := errors.Join(werr, tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

@@ -44,6 +44,11 @@ type template struct {
 	// estimated is true when rounds comes from the pace (the recorded
 	// session stopped at a decision before its budget).
 	estimated bool
+	// metrics are those every synthetic session judges, together.
+	metrics []metric
+	// load is the lowest and highest one-minute load average the
+	// session's runs started under (nil when they did not record it).
+	load []float64
 }
 
 // benchSource is one benchmark of a recorded session: its pairs, in Pair
@@ -60,12 +65,13 @@ type benchSource struct {
 }
 
 // runPair is one recorded pair: a base run and the head run made next to
-// it. shift is the change its benchmark's pairs show in its session, as a
-// log ratio (head over base): the Hodges-Lehmann estimate the gate
-// computes (analysis.CompareFiles, paired), which centring removes.
+// it. shifts are the change its benchmark's pairs show in its session in
+// each of the template's metrics, as log ratios (head over base): the
+// Hodges-Lehmann estimate the gate computes (analysis.CompareFiles,
+// paired), which centring removes.
 type runPair struct {
 	base, head harness.Run
-	shift      float64
+	shifts     []float64
 }
 
 // pairsAt is the number of pairs benchmark b has after rounds rounds.
@@ -76,22 +82,16 @@ func (b *benchSource) pairsAt(rounds int) int {
 	return autoPlanRounds + (rounds-autoPlanRounds)*b.reps
 }
 
-// loadTemplate reads a recorded session and checks that it is one the
-// replay can reproduce: automatic looks, a budget, ended by the budget or a
-// decision, the same benchmarks on both sides.
-func loadTemplate(path string) (*template, error) {
-	f, err := harness.LoadAB(path)
-	if err != nil {
-		return nil, err
+// newTemplate checks that a recorded session is one the replay can
+// reproduce (automatic looks, a budget, ended by the budget or a decision,
+// the same benchmarks on both sides, every metric of ms measured) and
+// makes it a template judged on ms.
+func newTemplate(name string, f *harness.ABFile, ms []metric) (*template, error) {
+	for _, m := range ms {
+		if !m.measured(f) {
+			return nil, fmt.Errorf("its runs did not measure %s", m.title)
+		}
 	}
-	t, err := newTemplate(path, f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
-
-func newTemplate(name string, f *harness.ABFile) (*template, error) {
 	switch {
 	case f.MaxTimeNs <= 0:
 		return nil, fmt.Errorf("no time budget: the replay reproduces automatic looks, planned from the budget")
@@ -104,8 +104,11 @@ func newTemplate(name string, f *harness.ABFile) (*template, error) {
 	case len(f.Base.Results) != len(f.Head.Results) || len(f.Base.Results) == 0:
 		return nil, fmt.Errorf("base has %d benchmarks, head %d: need the same, at least one", len(f.Base.Results), len(f.Head.Results))
 	}
-	t := &template{name: name, maxTime: time.Duration(f.MaxTimeNs), plan: slices.Clone(f.PlannedLooks)}
+	t := &template{name: name, maxTime: time.Duration(f.MaxTimeNs), plan: slices.Clone(f.PlannedLooks), metrics: ms}
 	t.base, t.head = header(f.Base), header(f.Head)
+	if lo, hi, ok := f.LoadRange(); ok {
+		t.load = []float64{lo, hi}
+	}
 	rounds := -1
 	for i := range f.Base.Results {
 		b, h := &f.Base.Results[i], &f.Head.Results[i]
@@ -152,30 +155,37 @@ func newTemplate(name string, f *harness.ABFile) (*template, error) {
 	return t, nil
 }
 
-// setShifts sets every pair's shift: the change the gate's estimator sees
-// in the recorded session's pairs of its benchmark. Centring on it leaves
-// the recorded pairs with a Hodges-Lehmann estimate of exactly 0 (the
-// estimate moves with a shift of the log ratios), so that the pairs a
-// synthetic session draws show no change in the estimate the gate tests,
-// whatever the skew of their distribution.
+// setShifts sets every pair's shifts: the change the gate's estimator sees
+// in the recorded session's pairs of its benchmark, in each metric.
+// Centring on it leaves the recorded pairs with a Hodges-Lehmann estimate
+// of exactly 0 (the estimate moves with a shift of the log ratios), so
+// that the pairs a synthetic session draws show no change in the estimate
+// the gate tests, whatever the skew of their distribution.
 func (t *template) setShifts(f *harness.ABFile) error {
-	c, err := analysis.CompareFiles(f.Base, f.Head, analysis.Options{Paired: true})
-	if err != nil {
-		return fmt.Errorf("the recorded pairs' change: %w", err)
-	}
 	for i := range t.benches {
-		b := &t.benches[i]
-		shift := math.NaN()
-		for _, r := range c.Rows {
-			if r.Label == b.label {
-				shift = math.Log1p(r.Delta)
+		for j := range t.benches[i].pairs {
+			t.benches[i].pairs[j].shifts = make([]float64, len(t.metrics))
+		}
+	}
+	for k, m := range t.metrics {
+		c, err := analysis.CompareFiles(m.file(f.Base), m.file(f.Head), analysis.Options{Paired: true})
+		if err != nil {
+			return fmt.Errorf("the recorded pairs' change in %s: %w", m.title, err)
+		}
+		for i := range t.benches {
+			b := &t.benches[i]
+			shift := math.NaN()
+			for _, r := range c.Rows {
+				if r.Label == b.label {
+					shift = math.Log1p(r.Delta)
+				}
 			}
-		}
-		if math.IsNaN(shift) || math.IsInf(shift, 0) {
-			return fmt.Errorf("%s: the recorded pairs give no estimate of the change", b.label)
-		}
-		for j := range b.pairs {
-			b.pairs[j].shift = shift
+			if math.IsNaN(shift) || math.IsInf(shift, 0) {
+				return fmt.Errorf("%s: the recorded pairs give no estimate of the change in %s", b.label, m.title)
+			}
+			for j := range b.pairs {
+				b.pairs[j].shifts[k] = shift
+			}
 		}
 	}
 	return nil
@@ -278,12 +288,11 @@ func (t *template) looks() []harness.Look {
 	return out
 }
 
-// logRatios are the pairs' log ratios, head run over base run (workload
-// wall time).
-func logRatios(ps []runPair) []float64 {
+// logRatios are the pairs' log ratios in metric m, head run over base run.
+func logRatios(ps []runPair, m metric) []float64 {
 	out := make([]float64, len(ps))
 	for i, p := range ps {
-		out[i] = math.Log(float64(p.head.WallNs) / float64(p.base.WallNs))
+		out[i] = math.Log(float64(m.value(p.head)) / float64(m.value(p.base)))
 	}
 	return out
 }

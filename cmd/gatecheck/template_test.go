@@ -69,7 +69,7 @@ func fakeSessionSeeded(t *testing.T, seed uint64, rounds int, cells []string, re
 func TestTemplateOfARecordedSession(t *testing.T) {
 	t.Parallel()
 	f := fakeSession(t, 10, []string{"ocaml", "boxroot", "cgo-handle"}, []int{8, 4, 1}, []float64{0.01, 0.02, 0.08}, 0.02)
-	tp, err := newTemplate("fake", f)
+	tp, err := newTemplate("fake", f, []metric{wallMetric})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +89,11 @@ func TestTemplateOfARecordedSession(t *testing.T) {
 	}
 	// A session whose counts are not the engine's rounds is refused.
 	f.Base.Results[0].Runs = f.Base.Results[0].Runs[:len(f.Base.Results[0].Runs)-1]
-	if _, err := newTemplate("fake", f); err == nil {
+	if _, err := newTemplate("fake", f, []metric{wallMetric}); err == nil {
 		t.Error("a session with a pair missing was accepted")
 	}
 	f.Stopped = harness.StopInterrupted
-	if _, err := newTemplate("fake", f); err == nil {
+	if _, err := newTemplate("fake", f, []metric{wallMetric}); err == nil {
 		t.Error("an interrupted session was accepted")
 	}
 }
@@ -106,7 +106,7 @@ func TestScaledTemplate(t *testing.T) {
 	t.Parallel()
 	f := fakeSession(t, 12, []string{"ocaml", "boxroot", "cgo-handle"}, []int{8, 4, 1}, []float64{0.01, 0.02, 0.08}, 0.02)
 	f.MaxTimeNs = f.Looks[len(f.Looks)-1].ElapsedNs + int64(time.Millisecond)
-	tp, err := newTemplate("fake", f)
+	tp, err := newTemplate("fake", f, []metric{wallMetric})
 	if err != nil {
 		t.Fatal(err)
 	}

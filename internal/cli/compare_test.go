@@ -160,8 +160,8 @@ func TestCompareGoBenchText(t *testing.T) {
 // input", as the loaders call it in their errors, not "-".
 func TestCompareLayoutsNamesStandardInput(t *testing.T) {
 	t.Parallel()
-	a := "../../results/sessions/aa-20261204T170744Z.json.gz"
-	fh, err := os.Open("../../results/sessions/aa-20261204T171052Z.json.gz")
+	a := "testdata/ab-session-1.json.gz"
+	fh, err := os.Open("testdata/ab-session-2.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

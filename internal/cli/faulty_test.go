@@ -146,7 +146,10 @@ func TestInterruptWritesPartialExports(t *testing.T) {
 
 // TestPlantedSlowdownReachesTheWorker runs a worker with ROOTBENCH_SLOW set
 // for its cell and for another cell: only the named cell's run is slowed and
-// marked (impls.SlowStat); the passes are all there.
+// marked (impls.SlowStat); the passes are all there, and the planted time
+// is summed over them (impls.PlantedWallStat: in wall time, at least the
+// planted share of the unslowed passes; impls.PlantedCPUStat in CPU time, a
+// share of the run's CPU time over its measured passes near the planted one).
 func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
 	fullSuiteOnly(t, "plants slowdowns")
 	t.Parallel()
@@ -164,8 +167,24 @@ func TestPlantedSlowdownReachesTheWorker(t *testing.T) {
 		}
 		return run
 	}
-	if run := worker("ocaml=20%"); run.Stats[impls.SlowStat] != 200 {
-		t.Errorf("slowed run's stats %v lack %s=200", run.Stats, impls.SlowStat)
+	run := worker("ocaml=20%")
+	if planted := run.Stats[impls.PlantedWallStat]; run.Stats[impls.SlowStat] != 200 || run.Stats[impls.SlowCPUStat] != 0 ||
+		planted <= 0 || 5*planted < run.WallNs-planted {
+		t.Errorf("slowed run's stats %v (wall %d ns); want %s=200, no %s, and %s at least 20%% of the unslowed wall time",
+			run.Stats, run.WallNs, impls.SlowStat, impls.SlowCPUStat, impls.PlantedWallStat)
+	}
+	run = worker("ocaml=20%cpu")
+	planted := run.Stats[impls.PlantedCPUStat]
+	if run.Stats[impls.SlowStat] != 200 || run.Stats[impls.SlowCPUStat] != 1 || planted <= 0 || run.Stats[impls.PlantedWallStat] <= 0 {
+		t.Errorf("run slowed in CPU time: stats %v; want %s=200, %s=1 and both planted times", run.Stats, impls.SlowStat, impls.SlowCPUStat)
+	}
+	if cpu := run.CPUNs(); cpu > 0 {
+		// The run's CPU time also counts the time between passes, which
+		// the planted share leaves out: the shift is at most the planted
+		// 20% and, on passes this short, not far below.
+		if shift := float64(planted) / float64(cpu-planted); shift < 0.1 || shift > 0.21 {
+			t.Errorf("planted %d ns of a run's %d ns of CPU time: a shift of %.3f, want about 0.2", planted, cpu, shift)
+		}
 	}
 	if run := worker("ref=20%"); run.Stats[impls.SlowStat] != 0 {
 		t.Errorf("a slowdown planted on ref marked ocaml's run: %v", run.Stats)
