@@ -67,7 +67,9 @@ func run(c *config) error {
 // trial runs one ab session and reads its gate.
 func (c *config) trial(tmp string, k kind, i int) (Trial, error) {
 	out := filepath.Join(tmp, fmt.Sprintf("trial-%d-%s.json", i, strings.NewReplacer("/", "", " ", "-", "%", "").Replace(k.name)))
-	args := []string{"ab", "--base", c.rootbench, "--head", c.rootbench, "--cell", c.cells, "--export-json", out, "--style", "none"}
+	// Wall time, the metric the trials' rows are read for (one row per
+	// benchmark); the extra ab flags may choose another.
+	args := []string{"ab", "--base", c.rootbench, "--head", c.rootbench, "--cell", c.cells, "--export-json", out, "--style", "none", "--metric", "wall"}
 	if k.pct != "" {
 		args = append(args, "--head-env", fmt.Sprintf("ROOTBENCH_SLOW=%s=%s%%", c.slow, k.pct))
 	}

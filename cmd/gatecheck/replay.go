@@ -15,7 +15,7 @@ import (
 // The replay: synthetic sessions made of recorded pairs, judged by the
 // decision code `rootbench ab` runs (analysis.Sequential: Decide at every
 // look, Verdict at the end), at the looks and with the pair counts of the
-// recorded sessions. A planted slowdown multiplies the workload wall time
+// recorded sessions, on wall time. A planted slowdown multiplies the workload wall time
 // of every head run of one cell by 1+x, as ROOTBENCH_SLOW does to the
 // measured passes.
 
@@ -56,7 +56,7 @@ type synthetic struct {
 // rule is the sequential rule `ab` runs with automatic looks.
 func (r *replayer) rule() *analysis.Sequential {
 	return &analysis.Sequential{Alpha: r.alpha, Threshold: r.threshold, AutoLooks: analysis.DefaultAutoLooks,
-		BaseName: "base", HeadName: "head"}
+		BaseName: "base", HeadName: "head", Metrics: []analysis.Metric{analysis.Wall}}
 }
 
 // newPools pools every template's pairs by benchmark label.

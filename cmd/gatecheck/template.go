@@ -159,7 +159,7 @@ func newTemplate(name string, f *harness.ABFile) (*template, error) {
 // synthetic session draws show no change in the estimate the gate tests,
 // whatever the skew of their distribution.
 func (t *template) setShifts(f *harness.ABFile) error {
-	c, err := analysis.CompareFiles(f.Base, f.Head, analysis.Options{Paired: true})
+	c, err := analysis.CompareFiles(f.Base, f.Head, analysis.Options{Paired: true, Metrics: []analysis.Metric{analysis.Wall}})
 	if err != nil {
 		return fmt.Errorf("the recorded pairs' change: %w", err)
 	}

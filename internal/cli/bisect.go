@@ -37,8 +37,9 @@ reproduces (the machine changed under the bisection) names no one. Last, the
 one commit left is judged against its own parent: it is named the culprit
 only when it is slower than its parent beyond the gate too (a slowdown spread
 over several small commits, or a machine that changed again, names no one).
-The rows that regress at the first step are the ones bisected (the others
-are not run again). Each later step is bad when one of those rows regresses
+The rows that regress at the first step are the ones bisected (a row is a
+benchmark on a metric, wall time or CPU time: --metric, as ab; the other
+benchmarks are not run again). Each later step is bad when one of those rows regresses
 beyond the gate, good when all of them pass (their interval lies wholly
 below the gate), and inconclusive otherwise: an inconclusive step is run once
 more with twice the time budget, then skipped like 'git bisect skip'. A
@@ -87,8 +88,9 @@ type bisectPlan struct {
 	search  *bisect.Bisection
 	alpha   float64 // the whole bisection's
 	maxTime time.Duration
-	// tracked are the labels of the rows the confirmation found regressed:
-	// the rows later steps run and judge.
+	// tracked are the rows the confirmation found regressed (trackKey: a
+	// benchmark on a metric): the rows later steps judge, and whose
+	// benchmarks they run.
 	tracked map[string]bool
 	// lastNotes is the handshake's notes last printed, the commit's hash
 	// replaced (see sayNotes).
@@ -248,8 +250,11 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
-			if bp.tracked[b.Label] {
-				kept = append(kept, b)
+			for k := range bp.tracked {
+				if label, _, _ := strings.Cut(k, "\x00"); label == b.Label {
+					kept = append(kept, b)
+					break
+				}
 			}
 		}
 		o.Benchmarks = kept
@@ -289,7 +294,7 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	if s.Kind == bisect.Confirm {
 		bp.tracked = map[string]bool{}
 		for _, r := range c.Regressions() {
-			bp.tracked[r.Label] = true
+			bp.tracked[trackKey(r)] = true
 		}
 	}
 	verdict := bisect.Good
@@ -298,10 +303,10 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	// that found none regressed (it is then good or undecided).
 	all := len(bp.tracked) == 0
 	for _, r := range c.Rows {
-		if !all && !bp.tracked[r.Label] {
+		if !all && !bp.tracked[trackKey(r)] {
 			continue
 		}
-		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", r.Label, 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
+		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", c.RowName(r), 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
 		switch r.Gate {
 		case analysis.Regression:
 			verdict = bisect.Bad
@@ -313,6 +318,10 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	}
 	return bisect.Outcome{Verdict: verdict, Detail: strings.Join(detail, "; ") + "; " + runs}
 }
+
+// trackKey is how the tracked rows are known: a benchmark's label and the
+// row's metric.
+func trackKey(r analysis.Row) string { return r.Label + "\x00" + r.Metric.Name }
 
 // sayNotes prints what the handshake said about a step's pair of workers
 // (what one of them cannot express), unless it says what the step before

@@ -179,7 +179,7 @@ func checkBenchstat(t fataler, base, head *harness.File) {
 				t.Fatalf("%s: summary %v, benchstat %v", r.Label, pair[0], pair[1])
 			}
 		}
-		if got, want := side(c, r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
+		if got, want := side(c, r.Metric, r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
 			t.Fatalf("%s: interval %q, benchstat %q", r.Label, got, want)
 		}
 		// The same through report/export's Go-benchmark export, whose
