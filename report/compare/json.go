@@ -52,7 +52,8 @@ const JSONSchema = "rootbench-compare/v4"
 //
 // Fractions are fractions (0.05 for 5%), times seconds (per unit of work
 // on a row whose basis says so). Infinite interval bounds (too few runs)
-// are written as null.
+// are written as null, and so is the delta of a row whose base is 0 (Go
+// benchmark text, --method benchstat).
 func JSON(w io.Writer, c *analysis.Comparison) error {
 	type summary struct {
 		Median     float64  `json:"median"`
@@ -84,7 +85,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 		Basis       string            `json:"basis"`
 		Base        summary           `json:"base"`
 		Head        summary           `json:"head"`
-		Delta       float64           `json:"delta"`
+		Delta       *float64          `json:"delta"`
 		DeltaLo     *float64          `json:"delta_lo"`
 		DeltaHi     *float64          `json:"delta_hi"`
 		Level       float64           `json:"level"`
@@ -174,7 +175,7 @@ func JSON(w io.Writer, c *analysis.Comparison) error {
 			Metric: r.Metric.Name, MetricLabel: r.Metric.Label, Unit: unitOf(r.Metric), Higher: r.Metric.HigherIsBetter, Exact: r.Metric.Exact,
 			Basis: r.Basis,
 			Base:  sum(r.Base), Head: sum(r.Head),
-			Delta: r.Delta, DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi), Level: r.Level,
+			Delta: harness.FiniteOrNil(r.Delta), DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi), Level: r.Level,
 			P: r.P, PAdjusted: r.PAdjusted, Alpha: r.Alpha, Verdict: r.Verdict, Gate: r.Gate, MoreRuns: r.MoreRuns, Pairs: r.Pairs, Layouts: r.Layouts,
 			RuledOut: ruledOut{Claim: ro.Claim, Bound: b, Lo: harness.FiniteOrNil(ro.Lo), Hi: harness.FiniteOrNil(ro.Hi),
 				Level: ro.Level, MoreRuns: ro.MoreRuns, Text: Conclusion(r)},
