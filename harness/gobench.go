@@ -128,7 +128,7 @@ func DecodeGoBench(r io.Reader, name string) (*File, error) {
 				run.WallNs, run.Cells = max(int64(math.Round(ns*GoBenchOps)), 1), GoBenchOps
 			}
 			config := fileConfig(rec)
-			k := key{configKey(config), string(rec.Name.Full())}
+			k := key{fmt.Sprintf("%q", config), string(rec.Name.Full())} // fmt sorts a map's keys
 			pkgs[config["pkg"]] = true
 			i, seen := index[k]
 			if !seen {
@@ -181,14 +181,6 @@ func fileConfig(rec *benchfmt.Result) map[string]string {
 		}
 	}
 	return m
-}
-
-func configKey(m map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		fmt.Fprintf(&b, "%s=%s\x00", k, m[k])
-	}
-	return b.String()
 }
 
 // distinguish appends to every label that several results share the

@@ -29,6 +29,12 @@ func writeSamples(t *testing.T, path string, samples map[string][]float64) {
 		}
 		f.Results = append(f.Results, r)
 	}
+	writeFile(t, path, f)
+}
+
+// writeFile summarises f and writes it as a results file at path.
+func writeFile(t *testing.T, path string, f *harness.File) {
+	t.Helper()
 	harness.Summarize(f)
 	data, err := json.Marshal(f)
 	if err != nil {

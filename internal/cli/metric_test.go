@@ -52,14 +52,7 @@ func writeCPUSamples(t *testing.T, path string, cpu func(label string) float64) 
 		}
 		f.Results = append(f.Results, r)
 	}
-	harness.Summarize(f)
-	data, err := json.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, f)
 }
 
 // A regression of CPU time alone fails compare's gate (exit 1) by
