@@ -57,7 +57,8 @@ const (
 )
 
 // Options configures a comparison. The zero value is MethodHL with Holm at
-// alpha 0.05 and the gate off.
+// alpha 0.05 and the gate off, on wall time alone (Go benchmark text: on
+// every unit it carries).
 type Options struct {
 	// Method is MethodHL ("") or MethodBenchstat.
 	Method Method

@@ -153,7 +153,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		fmt.Fprintf(bp.out, "rootbench: %s\n", bp.planNote)
 	}
 	n := len(bp.search.Commits())
-	each := fmt.Sprintf("an A/B session against good, budget %s", bp.maxTime)
+	each := fmt.Sprintf("an A/B session against good%s, budget %s", judgedOn(bp.rule.Metrics), bp.maxTime)
 	if len(bp.layouts) > 0 {
 		each = fmt.Sprintf("an A/B session against good in each of %d function layouts (%s), budget %s each, combined",
 			len(bp.layouts), strings.Join(bp.layouts, ", "), bp.maxTime)
