@@ -39,11 +39,12 @@ only when it is slower than its parent beyond the gate too (a slowdown spread
 over several small commits, or a machine that changed again, names no one).
 The rows that regress at the first step are the ones bisected (a row is a
 benchmark on a metric, wall time or CPU time: --metric, as ab; the other
-benchmarks are not run again). Each later step is bad when one of those rows regresses
-beyond the gate, good when all of them pass (their interval lies wholly
-below the gate), and inconclusive otherwise: an inconclusive step is run once
-more with twice the time budget, then skipped like 'git bisect skip'. A
-commit that does not build, or whose runs fail, is skipped too.
+benchmarks, and metrics on which nothing regressed, are not judged again).
+Each later step is bad when one of those rows regresses beyond the gate, good
+when all of them pass (their interval lies wholly below the gate), and
+inconclusive otherwise: an inconclusive step is run once more with twice the
+time budget, then skipped like 'git bisect skip'. A commit that does not
+build, or whose runs fail, is skipped too.
 
 With --layouts, every step is one session per function layout, both builds
 relinked in it, and its verdict the combination of their rows (see 'rootbench
@@ -206,6 +207,9 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
+	if s.Kind != bisect.Confirm {
+		rule.Metrics = bp.trackedMetrics()
+	}
 	var stop *stepStop
 	if len(bp.layouts) == 0 {
 		res, err := bp.stepSession(ctx, s, rule, "")
@@ -317,6 +321,27 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 		}
 	}
 	return bisect.Outcome{Verdict: verdict, Detail: strings.Join(detail, "; ") + "; " + runs}
+}
+
+// trackedMetrics are the metrics of the tracked rows, in --metric's order
+// (all of them when none is tracked): a later step judges no metric on
+// which nothing regressed, so that an unchanged metric's rows neither
+// widen the tracked rows' intervals (one Holm family) nor hold the session
+// until they are decided.
+func (bp *bisectPlan) trackedMetrics() []analysis.Metric {
+	var out []analysis.Metric
+	for _, m := range bp.rule.Metrics {
+		for k := range bp.tracked {
+			if _, name, _ := strings.Cut(k, "\x00"); name == m.Name {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return bp.rule.Metrics
+	}
+	return out
 }
 
 // trackKey is how the tracked rows are known: a benchmark's label and the
