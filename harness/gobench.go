@@ -46,29 +46,6 @@ type GoBenchUnit struct {
 	Better int
 }
 
-// Unit returns the unit named name, and whether the text carries it.
-func (g *GoBenchText) Unit(name string) (GoBenchUnit, bool) {
-	if g != nil {
-		for _, u := range g.Units {
-			if u.Name == name {
-				return u, true
-			}
-		}
-	}
-	return GoBenchUnit{}, false
-}
-
-// UnitNames lists the units the text carries, in order.
-func (g *GoBenchText) UnitNames() []string {
-	var out []string
-	if g != nil {
-		for _, u := range g.Units {
-			out = append(out, u.Name)
-		}
-	}
-	return out
-}
-
 // DecodeGoBench reads Go benchmark text (the output of go test -bench, the
 // format benchstat reads; golang.org/x/perf/benchfmt parses it) into a
 // File, so that compare can judge it:
