@@ -1,10 +1,12 @@
 package analysis
 
 // This file computes MethodBenchstat rows exactly as benchstat does
-// (golang.org/x/perf/benchmath, AssumeNothing): medians with their
-// distribution-free intervals and the Mann-Whitney U test, at Alpha per
-// row. It assumes that each side's runs are independent and identically
-// distributed, nothing about their shape. Its delta interval combines the
+// (golang.org/x/perf/benchmath): medians with their distribution-free
+// intervals and the Mann-Whitney U test, at Alpha per row (AssumeNothing);
+// for a unit declared assume=exact, the value itself, a change whenever
+// the sides' values differ (AssumeExact). It assumes that each side's runs
+// are independent and identically distributed, nothing about their shape
+// (or, declared exact, no error at all). Its delta interval combines the
 // two medians' intervals at their extremes: conservative, and it can
 // disagree with the test.
 
@@ -17,11 +19,12 @@ import (
 )
 
 // medianSummaries summarises both sides as benchstat does: benchmath's
-// AssumeNothing median with its interval at DefaultConfidence.
-func medianSummaries(base, head []float64, th *benchmath.Thresholds) (bs, hs *benchmath.Sample, bsum, hsum benchmath.Summary) {
+// median with its interval at DefaultConfidence under the metric's
+// assumption (AssumeNothing, or AssumeExact for a unit declared exact).
+func medianSummaries(base, head []float64, th *benchmath.Thresholds, m Metric) (bs, hs *benchmath.Sample, bsum, hsum benchmath.Summary) {
 	bs = benchmath.NewSample(slices.Clone(base), th)
 	hs = benchmath.NewSample(slices.Clone(head), th)
-	a := benchmath.AssumeNothing
+	a := m.assumption()
 	return bs, hs, a.Summary(bs, DefaultConfidence), a.Summary(hs, DefaultConfidence)
 }
 
@@ -29,10 +32,10 @@ func medianSummaries(base, head []float64, th *benchmath.Thresholds) (bs, hs *be
 // summarises and compares them, plus the conservative delta interval of the
 // benchstat method (see the package documentation). It does not modify its
 // arguments.
-func benchstatRow(base, head []float64, o Options) Row {
+func benchstatRow(base, head []float64, m Metric, o Options) Row {
 	th := &benchmath.Thresholds{CompareAlpha: o.Alpha}
-	bs, hs, bsum, hsum := medianSummaries(base, head, th)
-	a := benchmath.AssumeNothing
+	bs, hs, bsum, hsum := medianSummaries(base, head, th, m)
+	a := m.assumption()
 	cmp := a.Compare(bs, hs)
 
 	row := Row{
@@ -40,7 +43,7 @@ func benchstatRow(base, head []float64, o Options) Row {
 		Head:      Summary{Median: hsum.Center, Lo: hsum.Lo, Hi: hsum.Hi, Confidence: hsum.Confidence, N: len(head)},
 		P:         cmp.P,
 		PAdjusted: cmp.P,
-		Alpha:     cmp.Alpha,
+		Alpha:     o.Alpha,
 		mult:      1,
 	}
 	row.Delta = ratio(hsum.Center, bsum.Center) - 1
@@ -61,14 +64,16 @@ func benchstatRow(base, head []float64, o Options) Row {
 
 	// The verdict follows benchmath's Comparison.FormatDelta, which is what
 	// benchstat prints: "~" when p > alpha, and no direction when the
-	// medians are equal.
+	// medians are equal (AssumeExact's comparison has no alpha: it is a
+	// change whenever the values differ).
+	up, down := directions(m)
 	switch {
 	case cmp.P > cmp.Alpha || hsum.Center == bsum.Center:
 		row.Verdict = Same
 	case hsum.Center > bsum.Center:
-		row.Verdict = Slower
+		row.Verdict = up
 	default:
-		row.Verdict = Faster
+		row.Verdict = down
 	}
 
 	// benchmath's own warnings (too few samples for an interval or for the

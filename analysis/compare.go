@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/rootbench/rootbench/harness"
@@ -41,21 +42,50 @@ func CompareFiles(base, head *harness.File, o Options) (*Comparison, error) {
 	}
 	c.warnMachines(base, head)
 
-	pairs, onlyBase, onlyHead := matchFiles(base, head)
+	var pairs []pair
+	var onlyBase, onlyHead, differ []string
+	var units []Metric
+	if base.GoBench != nil && head.GoBench != nil {
+		if err := checkIgnore(base, head, o.Ignore); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		if units, err = goBenchUnits(base, head, o); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		var ignored []string
+		pairs, onlyBase, onlyHead, differ, ignored = matchGoBench(base, head, o.Ignore, c.Base.Name, c.Head.Name)
+		if len(ignored) > 0 {
+			c.warnf("configurations differ in keys ignored (compared anyway): %s", strings.Join(ignored, "; "))
+		}
+	} else {
+		if len(o.Units) > 0 || len(o.Ignore) > 0 {
+			return nil, errors.New("compare: units and ignored configuration keys apply to go test -bench text only; results files are judged on their metrics")
+		}
+		pairs, onlyBase, onlyHead = matchFiles(base, head)
+	}
+	c.plan(o, units)
 	for _, p := range pairs {
-		c.addRow(p.base, p.head, base, head, o)
+		c.addRows(p.base, p.head, base, head, o, units)
 	}
 	c.OnlyBase, c.OnlyHead = onlyBase, onlyHead
+	c.Load = loadOf(base, head)
+	if len(differ) > 0 {
+		c.warnf("not compared, their configurations differ (benchstat compares only equal configurations; --ignore KEY compares them anyway): %s", strings.Join(differ, "; "))
+	}
 	if len(onlyBase) > 0 {
 		c.warnf("only in %s (not compared): %s", c.Base.Name, strings.Join(onlyBase, ", "))
 	}
 	if len(onlyHead) > 0 {
 		c.warnf("only in %s (not compared): %s", c.Head.Name, strings.Join(onlyHead, ", "))
 	}
-	if len(c.Rows) == 0 && len(pairs) > 0 {
+	switch {
+	case len(c.Rows) > 0:
+	case len(pairs) == 0 && len(differ) > 0:
+		return nil, fmt.Errorf("compare: no benchmark of the same configuration on both sides: %s; benchstat compares only equal configurations: --ignore KEY compares them anyway",
+			strings.Join(differ, "; "))
+	case len(pairs) > 0:
 		return nil, fmt.Errorf("compare: nothing could be compared: %s", strings.Join(c.Warnings, "; "))
-	}
-	if len(c.Rows) == 0 {
+	default:
 		return nil, fmt.Errorf("compare: no benchmark in common: %s has [%s], %s has [%s]",
 			c.Base.Name, strings.Join(labels(base), ", "), c.Head.Name, strings.Join(labels(head), ", "))
 	}
@@ -108,9 +138,17 @@ func CompareCells(f *harness.File, a, b string, o Options) (*Comparison, error) 
 	c := newComparison("cells", f, f, o)
 	c.Base.Name, c.Head.Name = orDefault(o.BaseName, a), orDefault(o.HeadName, b)
 	c.warnFile(f, "the file")
+	c.Load = loadOf(f)
 
+	var units []Metric
+	if f.GoBench != nil {
+		if units, err = goBenchUnits(f, f, o); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+	}
+	c.plan(o, units)
 	if len(as) == 1 && len(bs) == 1 {
-		c.addRow(as[0], bs[0], f, f, o)
+		c.addRows(as[0], bs[0], f, f, o, units)
 	} else {
 		byKey := map[string]*harness.Result{}
 		for _, r := range bs {
@@ -122,7 +160,7 @@ func CompareCells(f *harness.File, a, b string, o Options) (*Comparison, error) 
 			k := paramKey(f, r)
 			if h, ok := byKey[k]; ok && !used[k] {
 				used[k] = true
-				c.addRow(r, h, f, f, o)
+				c.addRows(r, h, f, f, o, units)
 			} else {
 				unpaired = append(unpaired, r.Label)
 			}
@@ -199,123 +237,53 @@ func quoteEmpty(s string) string {
 	return s
 }
 
-// addRow compares one pair and appends the row, or a warning when a side
-// has no successful run. The correction across rows and the gate wait for
-// finish.
-func (c *Comparison) addRow(b, h *harness.Result, bf, hf *harness.File, o Options) {
-	label := h.Label
-	basis := string(BasisTime)
-	bs, hs := b.WallSeconds(), h.WallSeconds()
-	// Go benchmark text is compared per op always: each of its runs stands
-	// for harness.GoBenchOps ops at its line's rate, so its wall time is
-	// no figure anyone measured (see harness.DecodeGoBench).
-	perOp := bf.Workload == harness.GoBenchWorkload && hf.Workload == harness.GoBenchWorkload
-	if perOp || !sameWork(b, h) {
-		basis = "per " + c.Unit
-		bs, hs = unitSeconds(b), unitSeconds(h)
+// plan records the metrics the comparison judges: units of Go benchmark
+// text when there are, else o's metrics.
+func (c *Comparison) plan(o Options, units []Metric) {
+	c.planned = o.Metrics
+	if units != nil {
+		c.planned = units
 	}
-	if len(bs) == 0 || len(hs) == 0 {
-		var sides []string
-		if len(bs) == 0 {
-			sides = append(sides, c.Base.Name)
-		}
-		if len(hs) == 0 {
-			sides = append(sides, c.Head.Name)
-		}
-		c.warnf("%s: no successful run in %s (not compared)", label, strings.Join(sides, " and "))
-		return
-	}
-	if bad := firstUnusable(bs, hs); bad != "" {
-		c.warnf("%s: sample %s: every sample must be a positive finite time (not compared)", label, bad)
-		return
-	}
-	var row Row
-	switch {
-	case o.Method == MethodBenchstat:
-		row = benchstatRow(bs, hs, o)
-	case o.Paired:
-		px, py := pairedSamples(b, h, basis != string(BasisTime))
-		if len(px) == 0 {
-			c.warnf("%s: no pair of successful runs (not compared)", label)
-			return
-		}
-		row = hlRow(bs, hs, newPairedShift(logs(px), logs(py)), o)
-		row.Pairs = len(px)
-	default:
-		row = hlRow(bs, hs, newShift(logs(bs), logs(hs)), o)
-	}
-	row.Label, row.Cell, row.Basis = label, h.Cell, basis
-	if b.Label != h.Label {
-		row.BaseLabel = b.Label
-	}
-	row.Base.Failed, row.Head.Failed = failed(b), failed(h)
-	bp, hp := effective(bf, b), effective(hf, h)
-	row.Params = hp
-	if c.Mode == "files" {
-		if d := paramDiff(bp, hp); d != "" {
-			row.Warnings = append(row.Warnings, "parameters differ: "+d)
-		}
-	}
-	if basis != string(BasisTime) && !perOp {
-		row.Warnings = append(row.Warnings, fmt.Sprintf("the sides do different amounts of work per run: compared %s", basis))
-	}
-	if n := row.Base.Failed + row.Head.Failed; n > 0 {
-		row.Warnings = append(row.Warnings, fmt.Sprintf("%d failed run(s) left out (%d in %s, %d in %s)",
-			n, row.Base.Failed, c.Base.Name, row.Head.Failed, c.Head.Name))
-	}
-	c.Rows = append(c.Rows, row)
 }
 
-// mediansSlack is how far outside a paired row's interval the change
-// between its medians must be (2 percentage points) for mediansOutsidePairs
-// to warn: a narrow interval is often missed by a fraction of a point,
-// which misleads no one.
-const mediansSlack = 0.02
-
-// mediansOutsidePairs warns when a paired row's two medians differ by a
-// change its interval rules out, by more than mediansSlack: the base and
-// head columns then seem to contradict the delta. It happens when runs
-// vary far more from pair to pair than within a pair (a machine whose
-// speed jumps between modes, or drifts), which pairing cancels and the
-// sides' medians do not; the verdict and the interval read the pairs.
-// Empty otherwise.
-func mediansOutsidePairs(r Row) string {
-	if r.Pairs == 0 || !(r.Base.Median > 0 && r.Head.Median > 0) || math.IsInf(r.DeltaLo, 0) || math.IsInf(r.DeltaHi, 0) {
-		return ""
-	}
-	m := r.Head.Median/r.Base.Median - 1
-	if m >= r.DeltaLo-mediansSlack && m <= r.DeltaHi+mediansSlack {
-		return ""
-	}
-	return fmt.Sprintf("the medians differ by %+.1f%%, outside the paired interval [%+.1f%%, %+.1f%%]: runs vary far more from pair to pair than within a pair (a machine that jumps between speeds, or drifts); the delta and the verdict read the pairs",
-		100*m, 100*r.DeltaLo, 100*r.DeltaHi)
-}
-
-// firstUnusable describes the first sample of xs or ys that is not a
-// positive finite number ("" when all are): a log time needs one. Loaded
-// files are validated (harness.Decode); files built in memory may not be.
-func firstUnusable(xs, ys []float64) string {
-	for _, s := range []struct {
-		name string
-		v    []float64
-	}{{"base", xs}, {"head", ys}} {
-		for i, x := range s.v {
-			if !(x > 0) || math.IsInf(x, 0) {
-				return fmt.Sprintf("%d of %s is %v", i+1, s.name, x)
-			}
+// loadOf is the range of the one-minute load averages the runs of files
+// started under (harness.ABFile.LoadRange over each).
+func loadOf(files ...*harness.File) LoadRange {
+	var out LoadRange
+	for _, f := range files {
+		lo, hi, ok := (&harness.ABFile{Base: f}).LoadRange()
+		switch {
+		case !ok:
+		case !out.OK:
+			out = LoadRange{Lo: lo, Hi: hi, OK: true}
+		default:
+			out.Lo, out.Hi = min(out.Lo, lo), max(out.Hi, hi)
 		}
 	}
-	return ""
+	return out
 }
 
-// finish applies the correction and the gate, gathers the rows' warnings
-// and computes the geomean row, as benchstat's: the geomean of each side's
+// finish applies the correction (across every row, whatever its metric)
+// and the gate, gathers the notes and the rows' warnings, and computes
+// each metric's geomean row, as benchstat's: the geomean of each side's
 // medians and the geomean of the per-row ratios.
 func (c *Comparison) finish(o Options) {
+	for _, r := range c.Rows {
+		if !slices.ContainsFunc(c.Metrics, func(m Metric) bool { return sameMetric(m, r.Metric) }) {
+			c.Metrics = append(c.Metrics, r.Metric)
+		}
+	}
 	if o.Method == MethodHL {
 		c.correct()
 	}
 	c.gate()
+	if len(c.processCPU) > 0 {
+		c.warnf("%s compared on process CPU time (start-up and warm-up included): a side's worker predates the measured passes' CPU time",
+			strings.Join(c.processCPU, ", "))
+	}
+	if len(c.noCPU) > 0 {
+		c.warnf("%s: no CPU time row: a side's runs record no CPU time", strings.Join(c.noCPU, ", "))
+	}
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		// Across layouts the sides' columns pool different binaries, whose
@@ -324,15 +292,36 @@ func (c *Comparison) finish(o Options) {
 			r.Warnings = append(r.Warnings, w)
 		}
 		for _, w := range r.Warnings {
-			c.warnf("%s: %s", r.Label, w)
+			c.warnf("%s: %s", c.RowName(*r), w)
 		}
 	}
-	var lb, lh, lr float64
-	ok := true
+	for _, m := range c.Metrics {
+		g, ok := c.geomean(m)
+		if !ok {
+			what := ""
+			if c.NamesMetrics() {
+				what = " of " + m.Label
+			}
+			c.warnf("no geomean%s: every median must be positive", what)
+			continue
+		}
+		c.Geomeans = append(c.Geomeans, g)
+	}
+	if len(c.Geomeans) > 0 && sameMetric(c.Geomeans[0].Metric, c.Metrics[0]) {
+		c.Geomean = c.Geomeans[0]
+	}
+}
+
+// geomean is the geomean row of m's rows; ok is false when a median is
+// not positive.
+func (c *Comparison) geomean(m Metric) (g Geomean, ok bool) {
+	var lb, lh, lr, n float64
 	for _, r := range c.Rows {
+		if !sameMetric(r.Metric, m) {
+			continue
+		}
 		if !(r.Base.Median > 0 && r.Head.Median > 0) {
-			ok = false
-			break
+			return Geomean{}, false
 		}
 		lb += math.Log(r.Base.Median)
 		lh += math.Log(r.Head.Median)
@@ -341,11 +330,10 @@ func (c *Comparison) finish(o Options) {
 		} else {
 			lr += math.Log(ratio(r.Head.Median, r.Base.Median))
 		}
+		n++
 	}
-	n := float64(len(c.Rows))
-	if !ok || n == 0 {
-		c.warnf("no geomean: every median must be positive")
-		return
+	if n == 0 {
+		return Geomean{}, false
 	}
-	c.Geomean = Geomean{Base: math.Exp(lb / n), Head: math.Exp(lh / n), Delta: math.Exp(lr/n) - 1, OK: true}
+	return Geomean{Metric: m, Base: math.Exp(lb / n), Head: math.Exp(lh / n), Delta: math.Exp(lr/n) - 1, OK: true}, true
 }

@@ -32,13 +32,17 @@ type Summary struct {
 	Failed int
 }
 
-// Row compares one configuration between base and head.
+// Row compares one configuration between base and head on one metric.
 type Row struct {
 	// Label names the configuration (the head's label). BaseLabel is the
 	// base's label when it differs (always, for CompareCells).
 	Label     string
 	BaseLabel string
 	Cell      string
+	// Metric is what the row compares: Wall, CPU (or ProcessCPU, when a
+	// side's runs lack the measured passes' CPU time), or a unit of Go
+	// benchmark text.
+	Metric Metric
 	// Params are the head's effective parameters (file-wide merged with the
 	// result's own).
 	Params map[string]string
@@ -60,8 +64,9 @@ type Row struct {
 	P, PAdjusted float64
 	// Alpha is the comparison's error rate.
 	Alpha float64
-	// Verdict is Same when the change is not significant, else Faster or
-	// Slower by the sign of Delta.
+	// Verdict is Same when the change is not significant, else Slower
+	// when it is for the worse (a rise of a lower-is-better metric, a fall
+	// of a higher-is-better one), else Faster.
 	Verdict Verdict
 	// Gate is the row's outcome under the threshold (GateOff without one).
 	Gate Outcome
@@ -95,6 +100,8 @@ type Row struct {
 // ratios − 1 (the rows' estimates for MethodHL, the ratios of medians for
 // benchstat).
 type Geomean struct {
+	// Metric is the metric of the rows it closes.
+	Metric     Metric
 	Base, Head float64
 	Delta      float64
 	// OK is false when a median is not positive and no geomean exists.
@@ -126,7 +133,17 @@ type Comparison struct {
 	// Threshold is the gate (a fraction); 0 when the gate is off.
 	Threshold float64
 	Rows      []Row
-	Geomean   Geomean
+	// Metrics are the metrics of the rows, in the order they first
+	// appear (one per name: a CPU row may compare ProcessCPU).
+	Metrics []Metric
+	// Geomean closes the rows of the first metric; Geomeans has one per
+	// metric, in the order of Metrics (those whose medians allow one).
+	Geomean  Geomean
+	Geomeans []Geomean
+	// Load is the range of the one-minute load averages the runs of both
+	// sides started under (harness.RunEnv); OK is false when no run
+	// recorded one.
+	Load LoadRange
 	// Layouts names the function layouts combined (CompareLayouts), in
 	// order; nil for one session or two files.
 	Layouts []string
@@ -134,6 +151,45 @@ type Comparison struct {
 	OnlyBase, OnlyHead []string
 	// Warnings gathers every warning, the rows' included, in order.
 	Warnings []string
+
+	// processCPU and noCPU gather the labels whose CPU rows compare the
+	// process's CPU time, or have no CPU time to compare, for one warning
+	// each (finish).
+	processCPU, noCPU []string
+	// planned are the metrics the comparison judges, before its rows are
+	// made (Metrics are those its rows have).
+	planned []Metric
+}
+
+// LoadRange is the lowest and highest one-minute load average a
+// comparison's runs started under.
+type LoadRange struct {
+	Lo, Hi float64
+	OK     bool
+}
+
+// NamesMetrics reports whether the rows must name their metric: when they
+// compare more than one, or one other than wall time (or Go benchmark
+// text's time per op), which is what every row compared before metrics.
+func (c *Comparison) NamesMetrics() bool { return namesMetrics(c.Metrics) }
+
+func namesMetrics(ms []Metric) bool {
+	switch {
+	case len(ms) > 1:
+		return true
+	case len(ms) == 1:
+		return ms[0].Name != Wall.Name && ms[0].Name != goBenchTime
+	}
+	return false
+}
+
+// RowName is how a sentence names r: its label, followed by its metric's
+// label when the rows name their metric ("boxroot CPU time").
+func (c *Comparison) RowName(r Row) string {
+	if !c.NamesMetrics() {
+		return r.Label
+	}
+	return r.Label + " " + r.Metric.Label
 }
 
 // Counts returns how many rows are slower, faster and unchanged.

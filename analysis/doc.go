@@ -21,9 +21,25 @@
 //
 // # Comparisons (CompareFiles, CompareCells)
 //
-// Each row compares one configuration's samples (successful runs' workload
-// wall times; times per unit of work when the two sides do different
-// work) between a base and a head.
+// Each row compares one configuration's samples on one metric between a
+// base and a head (metric.go). A results file's metrics are wall time (the
+// successful runs' workload wall times) and CPU time (the workers' CPU
+// time over the same measured passes; the whole process's, start-up and
+// warm-up included, for both sides when a side's workers predate it; no
+// row when the runs record neither), each per unit of work when the two
+// sides do different work; Options.Metrics chooses (nil: wall time alone;
+// the commands' default is both, DefaultMetrics). Go benchmark text's
+// metrics are its units (sec/op, B/op, allocs/op, B/s, custom ones;
+// Options.Units chooses, nil: all), each with benchfmt's direction (a
+// throughput such as B/s is better higher: its change for the worse, which
+// the gate reads, is a fall) and assumption (a unit declared assume=exact
+// is compared by its values alone, exact.go), and a benchmark is compared
+// only with one of the same configuration apart from Options.Ignore, as
+// benchstat pairs them (gobench.go). Every row, whatever its metric, is in
+// one family: one correction across all of them, one gate, and the
+// comparison regresses when any row does. Wall time sees everything,
+// the machine's load included; CPU time misses the time spent blocked and
+// counts spinning, and is far less moved by the load.
 //
 // The default method, MethodHL, estimates the change as the Hodges-Lehmann
 // shift of log times, the median of the m·n pairwise differences
@@ -99,7 +115,8 @@
 //
 // # Gate
 //
-// With a threshold T (a fraction), a row passes when its interval lies
+// With a threshold T (a fraction), a row passes when its interval (of the
+// change for the worse: base/head − 1 for a higher-is-better metric) lies
 // wholly below +T, regresses when it is significant and its estimate is
 // beyond +T, and is otherwise inconclusive, with an estimate of how many
 // more runs per side would decide it (the interval's half-widths on the
@@ -116,9 +133,12 @@
 //
 // As in golang.org/x/perf/benchmath, each file holds one method and its
 // comment names what it assumes: relative.go (ratios of means), rows.go
-// (which results and runs a row compares), hodgeslehmann.go with shift.go
-// and paired.go (the default rank method), benchstat.go (benchstat's
-// medians and U test), layouts.go (the combination across function
+// (which results and runs a row compares), metric.go (what a row
+// measures, and what each metric cannot see), gobench.go (which
+// benchmarks of Go benchmark text a row compares), addrow.go (a pair's
+// rows, one per metric), hodgeslehmann.go with shift.go, paired.go and
+// exact.go (the default rank method, and exact units), benchstat.go
+// (benchstat's medians and U test), layouts.go (the combination across function
 // layouts), holm.go (the correction across rows), gate.go (the three
 // outcomes), ruledout.go (what each row's interval rules out), needed.go
 // (the runs an inconclusive row still needs), sequential.go (the looks of

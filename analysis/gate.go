@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"strings"
 
 	"github.com/rootbench/rootbench/exitstatus"
@@ -9,8 +10,10 @@ import (
 // This file is the regression gate: its three outcomes, each row's outcome
 // from the row's interval and verdict, and the whole comparison's. It
 // assumes only what the interval's method assumes (hodgeslehmann.go,
-// benchstat.go): a pass rules out, at the row's level, a slowdown of the
-// threshold or more.
+// benchstat.go): a pass rules out, at the row's level, a change for the
+// worse of the threshold or more. A change for the worse is a rise of a
+// lower-is-better metric (a time, B/op) and a fall of a higher-is-better
+// one (B/s), by the same ratio: for those the gate reads base/head − 1.
 
 // Outcome is the gate's answer for a row or a whole comparison.
 type Outcome string
@@ -62,7 +65,7 @@ func (c *Comparison) rowsWith(o Outcome) []Row {
 func (c *Comparison) Decided() bool { return len(c.Undecided()) == 0 }
 
 // Outcome is the whole comparison's gate result: Regression when a row
-// regressed, else Inconclusive when a row is, else Pass; GateOff when no
+// regressed, on any metric, else Inconclusive when a row is, else Pass; GateOff when no
 // threshold was given.
 func (c *Comparison) Outcome() Outcome {
 	switch {
@@ -82,9 +85,9 @@ func (c *Comparison) Outcome() Outcome {
 func (c *Comparison) OutcomeReason() string {
 	switch c.Outcome() {
 	case Regression:
-		return "regression beyond the gate in: " + strings.Join(rowLabels(c.Regressions()), ", ")
+		return "regression beyond the gate in: " + strings.Join(c.rowNames(c.Regressions()), ", ")
 	case Inconclusive:
-		return "undecided: " + strings.Join(rowLabels(c.Undecided()), ", ")
+		return "undecided: " + strings.Join(c.rowNames(c.Undecided()), ", ")
 	}
 	return ""
 }
@@ -94,12 +97,13 @@ func (c *Comparison) OutcomeReason() string {
 func (c *Comparison) gate() {
 	for i := range c.Rows {
 		r := &c.Rows[i]
+		est, _, hi := r.worse()
 		switch {
 		case c.Threshold <= 0:
 			r.Gate = GateOff
-		case r.DeltaHi < c.Threshold:
+		case hi < c.Threshold:
 			r.Gate = Pass
-		case r.Verdict != Same && r.Delta > c.Threshold:
+		case r.Verdict != Same && est > c.Threshold:
 			r.Gate = Regression
 		default:
 			r.Gate = Inconclusive
@@ -107,4 +111,39 @@ func (c *Comparison) gate() {
 		}
 		r.RuledOut = RuleOut(*r)
 	}
+}
+
+// directions are the verdicts of a significant rise and of a significant
+// fall of m: Slower (for the worse) and Faster, or the reverse for a
+// higher-is-better metric.
+func directions(m Metric) (up, down Verdict) {
+	if m.HigherIsBetter {
+		return Faster, Slower
+	}
+	return Slower, Faster
+}
+
+// worse is r's change for the worse as a fraction, with its interval: the
+// delta itself for a lower-is-better metric, base/head − 1 for a
+// higher-is-better one (an unbounded bound stays unbounded).
+func (r Row) worse() (est, lo, hi float64) {
+	if !r.Metric.HigherIsBetter {
+		return r.Delta, r.DeltaLo, r.DeltaHi
+	}
+	return invert(r.Delta), invert(r.DeltaHi), invert(r.DeltaLo)
+}
+
+// invert turns a change d = x/y − 1 into y/x − 1: a fall into the rise it
+// is from the other side. It is its own inverse; a fall of 100% or more
+// (no value left, or an unbounded interval) is an unbounded rise.
+func invert(d float64) float64 {
+	switch {
+	case math.IsNaN(d):
+		return d
+	case d <= -1:
+		return math.Inf(1)
+	case math.IsInf(d, 1):
+		return -1
+	}
+	return 1/(1+d) - 1
 }

@@ -9,6 +9,7 @@ package analysis
 // symmetric about it (pairs); nothing about the distributions' shape.
 
 import (
+	"fmt"
 	"math"
 
 	"golang.org/x/perf/benchmath"
@@ -28,10 +29,10 @@ type shiftTest interface {
 // hlRow prepares a MethodHL row: the medians (for display), and sh's
 // Hodges-Lehmann estimate and raw p-value. The interval and verdict wait
 // for the correction (finish).
-func hlRow(base, head []float64, sh shiftTest, o Options) Row {
-	_, _, bsum, hsum := medianSummaries(base, head, &benchmath.DefaultThresholds)
+func hlRow(base, head []float64, sh shiftTest, m Metric, o Options) Row {
+	_, _, bsum, hsum := medianSummaries(base, head, &benchmath.DefaultThresholds, m)
 	p := sh.pValue()
-	return Row{
+	row := Row{
 		Base:      Summary{Median: bsum.Center, Lo: bsum.Lo, Hi: bsum.Hi, Confidence: bsum.Confidence, N: len(base)},
 		Head:      Summary{Median: hsum.Center, Lo: hsum.Lo, Hi: hsum.Hi, Confidence: hsum.Confidence, N: len(head)},
 		Delta:     math.Expm1(sh.estimate()),
@@ -41,6 +42,15 @@ func hlRow(base, head []float64, sh shiftTest, o Options) Row {
 		mult:      1,
 		sh:        sh,
 	}
+	if m.Exact { // benchmath's warning when a side's values vary
+		for _, w := range bsum.Warnings {
+			row.Warnings = append(row.Warnings, fmt.Sprintf("base: %v", w))
+		}
+		for _, w := range hsum.Warnings {
+			row.Warnings = append(row.Warnings, fmt.Sprintf("head: %v", w))
+		}
+	}
+	return row
 }
 
 // logs returns the natural logarithms of xs (every x is positive: files

@@ -58,11 +58,12 @@ func (c *Comparison) correct() {
 			r.DeltaLo = lo // unbounded, not −100%
 		}
 		r.Level = 1 - c.Alpha/r.mult
+		up, down := directions(r.Metric)
 		switch {
 		case lo > 0:
-			r.Verdict = Slower
+			r.Verdict = up
 		case hi < 0:
-			r.Verdict = Faster
+			r.Verdict = down
 		default:
 			r.Verdict = Same
 		}

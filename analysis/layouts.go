@@ -43,6 +43,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -66,6 +67,7 @@ type LayoutSession struct {
 // layoutRow gathers one benchmark's figures across the sessions.
 type layoutRow struct {
 	label, baseLabel, cell, basis string
+	metric                        Metric
 	params                        map[string]string
 	ys, sq                        []float64 // per layout: mean paired log ratio, its squared standard error (NaN below 2 pairs)
 	layouts                       []string
@@ -98,6 +100,14 @@ func CompareLayouts(sessions []LayoutSession, o Options) (*Comparison, error) {
 	first := sessions[0]
 	c := newComparison(ModeLayouts, first.Base, first.Head, o)
 	c.Base.Name, c.Head.Name = orDefault(o.BaseName, "base"), orDefault(o.HeadName, "head")
+	c.plan(o, nil)
+	metrics := layoutMetrics(sessions, o.Metrics)
+	name := func(label string, m Metric) string {
+		if c.namesPlanned() {
+			return label + " " + m.Label
+		}
+		return label
+	}
 	var order []string
 	rows := map[string]*layoutRow{}
 	for _, s := range sessions {
@@ -107,48 +117,63 @@ func CompareLayouts(sessions []LayoutSession, o Options) (*Comparison, error) {
 		pairs, _, _ := matchFiles(s.Base, s.Head)
 		for _, p := range pairs {
 			b, h := p.base, p.head
-			lr := rows[h.Label]
-			if lr == nil {
-				lr = &layoutRow{label: h.Label, cell: h.Cell, basis: string(BasisTime), params: effective(s.Head, h)}
-				if b.Label != h.Label {
-					lr.baseLabel = b.Label
+			for _, m := range metrics[h.Label] {
+				key := h.Label + "\x00" + m.Name
+				lr := rows[key]
+				if lr == nil {
+					lr = &layoutRow{label: h.Label, cell: h.Cell, basis: string(BasisTime), metric: m, params: effective(s.Head, h)}
+					if b.Label != h.Label {
+						lr.baseLabel = b.Label
+					}
+					rows[key] = lr
+					order = append(order, key)
 				}
-				rows[h.Label] = lr
-				order = append(order, h.Label)
+				perUnit := !sameWork(b, h)
+				if perUnit {
+					lr.basis = "per " + c.Unit
+				}
+				lr.bfail += failed(b)
+				lr.hfail += failed(h)
+				xs, ys := pairedSamples(b, h, m, perUnit)
+				if len(xs) == 0 {
+					c.warnf("%s: no pair of successful runs in layout %s (left out)", name(h.Label, m), s.Layout)
+					continue
+				}
+				d := make([]float64, len(xs))
+				for i := range xs {
+					d[i] = math.Log(ys[i]) - math.Log(xs[i])
+				}
+				mean, variance := stat.MeanVariance(d, nil)
+				sq := math.NaN()
+				if len(d) >= 2 {
+					sq = variance / float64(len(d))
+				}
+				lr.ys, lr.sq, lr.layouts = append(lr.ys, mean), append(lr.sq, sq), append(lr.layouts, s.Layout)
+				lr.bs, lr.hs = append(lr.bs, xs...), append(lr.hs, ys...)
+				lr.pairs += len(xs)
 			}
-			perUnit := !sameWork(b, h)
-			if perUnit {
-				lr.basis = "per " + c.Unit
-			}
-			lr.bfail += failed(b)
-			lr.hfail += failed(h)
-			xs, ys := pairedSamples(b, h, perUnit)
-			if len(xs) == 0 {
-				c.warnf("%s: no pair of successful runs in layout %s (left out)", h.Label, s.Layout)
-				continue
-			}
-			d := make([]float64, len(xs))
-			for i := range xs {
-				d[i] = math.Log(ys[i]) - math.Log(xs[i])
-			}
-			mean, variance := stat.MeanVariance(d, nil)
-			sq := math.NaN()
-			if len(d) >= 2 {
-				sq = variance / float64(len(d))
-			}
-			lr.ys, lr.sq, lr.layouts = append(lr.ys, mean), append(lr.sq, sq), append(lr.layouts, s.Layout)
-			lr.bs, lr.hs = append(lr.bs, xs...), append(lr.hs, ys...)
-			lr.pairs += len(xs)
 		}
 	}
-	for _, label := range order {
-		lr := rows[label]
+	for label, ms := range metrics {
+		for _, m := range ms {
+			if m == ProcessCPU {
+				c.processCPU = append(c.processCPU, label)
+			}
+		}
+		if len(ms) < len(o.Metrics) {
+			c.noCPU = append(c.noCPU, label)
+		}
+	}
+	slices.Sort(c.processCPU)
+	slices.Sort(c.noCPU)
+	for _, key := range order {
+		lr := rows[key]
 		if len(lr.ys) < 2 {
-			c.warnf("%s: measured in %d layout(s) (%s): needs two or more (not compared)", label, len(lr.ys), strings.Join(lr.layouts, ", "))
+			c.warnf("%s: measured in %d layout(s) (%s): needs two or more (not compared)", name(lr.label, lr.metric), len(lr.ys), strings.Join(lr.layouts, ", "))
 			continue
 		}
-		row := hlRow(lr.bs, lr.hs, newLayoutShift(lr.ys, lr.sq), o)
-		row.Label, row.BaseLabel, row.Cell, row.Basis, row.Params = lr.label, lr.baseLabel, lr.cell, lr.basis, lr.params
+		row := hlRow(lr.bs, lr.hs, newLayoutShift(lr.ys, lr.sq), lr.metric, o)
+		row.Label, row.BaseLabel, row.Cell, row.Basis, row.Params, row.Metric = lr.label, lr.baseLabel, lr.cell, lr.basis, lr.params, lr.metric
 		row.Pairs, row.Layouts = lr.pairs, len(lr.ys)
 		row.Base.Failed, row.Head.Failed = lr.bfail, lr.hfail
 		if len(lr.ys) < len(sessions) {
@@ -159,6 +184,11 @@ func CompareLayouts(sessions []LayoutSession, o Options) (*Comparison, error) {
 		}
 		c.Rows = append(c.Rows, row)
 	}
+	var files []*harness.File
+	for _, s := range sessions {
+		files = append(files, s.Base, s.Head)
+	}
+	c.Load = loadOf(files...)
 	if len(c.Rows) == 0 {
 		return nil, fmt.Errorf("compare layouts: no benchmark measured in two layouts or more: %s", strings.Join(c.Warnings, "; "))
 	}
@@ -225,3 +255,29 @@ func (s *layoutShift) interval(mult, alpha float64) (lo, hi float64) {
 
 // minRuns is 2: two layouts give a finite interval at any level.
 func (s *layoutShift) minRuns(mult, alpha float64) int { return 2 }
+
+// layoutMetrics chooses each benchmark's metrics across the sessions: ms,
+// with CPU time as cpuMetric chooses it from every session's runs of the
+// benchmark (left out when they record none).
+func layoutMetrics(sessions []LayoutSession, ms []Metric) map[string][]Metric {
+	results := map[string][]*harness.Result{}
+	for _, s := range sessions {
+		pairs, _, _ := matchFiles(s.Base, s.Head)
+		for _, p := range pairs {
+			results[p.head.Label] = append(results[p.head.Label], p.base, p.head)
+		}
+	}
+	out := map[string][]Metric{}
+	for label, rs := range results {
+		for _, m := range ms {
+			if sameMetric(m, CPU) {
+				var ok bool
+				if m, ok = cpuMetric(rs...); !ok {
+					continue
+				}
+			}
+			out[label] = append(out[label], m)
+		}
+	}
+	return out
+}

@@ -12,8 +12,8 @@ import (
 
 // moreRuns estimates how many more runs per side would decide an
 // inconclusive row, taking the interval's half-widths (on the log scale) to
-// shrink as 1/sqrt(n): to pass, the upper bound must fall below the
-// threshold; to regress, the lower bound must rise above zero. With an
+// shrink as 1/sqrt(n): to pass, the bound for the worse must fall below
+// the threshold; to regress, the other must pass zero. With an
 // unbounded interval it is the runs a finite one needs. 0 means unknown.
 func (c *Comparison) moreRuns(r *Row) int {
 	n := min(r.Base.N, r.Head.N)
@@ -27,7 +27,8 @@ func (c *Comparison) moreRuns(r *Row) int {
 		}
 		return max(1, need-n)
 	}
-	lo, hi, e := math.Log1p(r.DeltaLo), math.Log1p(r.DeltaHi), math.Log1p(r.Delta)
+	we, wlo, whi := r.worse()
+	lo, hi, e := math.Log1p(wlo), math.Log1p(whi), math.Log1p(we)
 	t := math.Log1p(c.Threshold)
 	var factor float64
 	switch {

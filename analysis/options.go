@@ -7,6 +7,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -56,7 +57,8 @@ const (
 )
 
 // Options configures a comparison. The zero value is MethodHL with Holm at
-// alpha 0.05 and the gate off.
+// alpha 0.05 and the gate off, on wall time alone (Go benchmark text: on
+// every unit it carries).
 type Options struct {
 	// Method is MethodHL ("") or MethodBenchstat.
 	Method Method
@@ -80,6 +82,19 @@ type Options struct {
 	// signed-rank interval), so that drift common to a pair cancels. See
 	// "Paired comparisons" in the package documentation.
 	Paired bool
+	// Metrics are the metrics a results file's benchmarks are judged on,
+	// one row per benchmark and metric (ParseMetrics); nil judges wall
+	// time alone. Go benchmark text is judged on its units instead.
+	Metrics []Metric
+	// Units are the units of Go benchmark text judged, one row per
+	// benchmark and unit (ParseUnits); nil judges every unit the text
+	// carries, as benchstat does.
+	Units []string
+	// Ignore lists configuration keys (the `key: value` lines of Go
+	// benchmark text) whose values may differ between the benchmarks
+	// compared, as benchstat's -ignore: a benchmark is otherwise compared
+	// only with one of the same configuration.
+	Ignore []string
 }
 
 func (o Options) resolve() (Options, error) {
@@ -102,6 +117,21 @@ func (o Options) resolve() (Options, error) {
 	}
 	if o.Paired && o.Method != MethodHL {
 		return o, fmt.Errorf("paired comparison: needs the default method (hl), not %s", o.Method)
+	}
+	if len(o.Metrics) == 0 {
+		o.Metrics = []Metric{Wall}
+	}
+	o.Metrics = slices.Clone(o.Metrics)
+	for i, m := range o.Metrics {
+		switch {
+		case m.kind == kindProcessCPU:
+			o.Metrics[i] = CPU // chosen per row (cpuMetric)
+		case m.kind != kindWall && m.kind != kindCPU:
+			return o, fmt.Errorf("metric %q: %s", m.Name, metricsAccepted)
+		}
+		if slices.ContainsFunc(o.Metrics[:i], func(x Metric) bool { return sameMetric(x, m) }) {
+			return o, fmt.Errorf("metric %q given twice: %s", m.Name, metricsAccepted)
+		}
 	}
 	if err := CheckAlpha(o.Alpha); err != nil {
 		return o, err

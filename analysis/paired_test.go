@@ -153,11 +153,11 @@ func TestPairedSkipsFailedRuns(t *testing.T) {
 	t.Parallel()
 	b := &harness.Result{Runs: []harness.Run{{WallNs: 1e9, Cells: 10}, {Failed: true}, {WallNs: 3e9, Cells: 10}, {WallNs: 4e9, Cells: 10}}}
 	h := &harness.Result{Runs: []harness.Run{{WallNs: 2e9, Cells: 20}, {WallNs: 5e9, Cells: 20}, {WallNs: 6e9, Cells: 20}}}
-	xs, ys := pairedSamples(b, h, false)
+	xs, ys := pairedSamples(b, h, Wall, false)
 	if fmt.Sprint(xs, ys) != "[1 3] [2 6]" {
 		t.Errorf("time pairs %v %v, want [1 3] [2 6]", xs, ys)
 	}
-	xs, ys = pairedSamples(b, h, true)
+	xs, ys = pairedSamples(b, h, Wall, true)
 	if fmt.Sprint(xs, ys) != "[0.1 0.3] [0.1 0.3]" { // seconds per cell
 		t.Errorf("per-unit pairs %v %v, want [0.1 0.3] [0.1 0.3]", xs, ys)
 	}
@@ -169,7 +169,7 @@ func TestPairedByNumber(t *testing.T) {
 	t.Parallel()
 	b := &harness.Result{Runs: []harness.Run{{Failed: true}, {WallNs: 1e9, Pair: 1}, {WallNs: 3e9, Pair: 2}}}
 	h := &harness.Result{Runs: []harness.Run{{WallNs: 2e9, Pair: 1}, {WallNs: 6e9, Pair: 2}, {WallNs: 9e9, Pair: 3}}}
-	if xs, ys := pairedSamples(b, h, false); fmt.Sprint(xs, ys) != "[1 3] [2 6]" {
+	if xs, ys := pairedSamples(b, h, Wall, false); fmt.Sprint(xs, ys) != "[1 3] [2 6]" {
 		t.Errorf("pairs %v %v, want [1 3] [2 6]", xs, ys)
 	}
 }

@@ -145,22 +145,11 @@ func failed(r *harness.Result) int {
 // pairedSamples returns the pairs of successful runs of b and h made back
 // to back: the runs with the same Pair number (ExecuteAB numbers them), or,
 // in files without Pair numbers, the i-th run of each side. A pair with a
-// failed run is left out. The samples are workload wall times in seconds,
-// or times per unit of work when perUnit is set (runs that did no work are
-// left out).
-func pairedSamples(b, h *harness.Result, perUnit bool) (xs, ys []float64) {
-	value := func(run harness.Run) (float64, bool) {
-		if run.Failed {
-			return 0, false
-		}
-		if perUnit {
-			if run.Cells <= 0 {
-				return 0, false
-			}
-			return float64(run.WallNs) / float64(run.Cells) / 1e9, true
-		}
-		return float64(run.WallNs) / 1e9, true
-	}
+// failed run, or a run without a figure of m, is left out. The samples are
+// m's figures (Metric.pairValue): seconds, or seconds per unit of work
+// when perUnit is set (runs that did no work are left out).
+func pairedSamples(b, h *harness.Result, m Metric, perUnit bool) (xs, ys []float64) {
+	value := func(run harness.Run) (float64, bool) { return m.pairValue(run, perUnit) }
 	numbered := map[int]harness.Run{}
 	for _, run := range h.Runs {
 		if run.Pair > 0 {
@@ -205,13 +194,16 @@ func sameWork(b, h *harness.Result) bool {
 	return true
 }
 
-// unitSeconds is UnitTimes in seconds per unit.
-func unitSeconds(r *harness.Result) []float64 {
-	xs := UnitTimes(r)
-	for i := range xs {
-		xs[i] *= 1e-9 // as benchfmt converts ns/op, so that Go benchmark text gives benchstat's samples
+// without is m without the keys ignored (nil: m itself).
+func without(m map[string]string, ignored []string) map[string]string {
+	if len(ignored) == 0 {
+		return m
 	}
-	return xs
+	out := maps.Clone(m)
+	for _, k := range ignored {
+		delete(out, k)
+	}
+	return out
 }
 
 // paramDiff describes the parameters whose values differ, "" when none do.

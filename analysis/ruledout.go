@@ -41,8 +41,8 @@ type RuledOut struct {
 	Claim Claim
 	// Bound is the claim's figure, a change as a fraction (head/base − 1):
 	// the interval's upper bound for NoSlowdownBeyond and FasterByAtLeast,
-	// its lower bound for SlowerByAtLeast; 0 for StillPossible and
-	// NothingRuledOut.
+	// its lower bound for SlowerByAtLeast (the other way round for a
+	// higher-is-better metric); 0 for StillPossible and NothingRuledOut.
 	Bound float64
 	// Lo and Hi are the changes still possible (the row's DeltaLo and
 	// DeltaHi, ±Inf where unbounded); every change outside is ruled out at
@@ -65,21 +65,31 @@ type RuledOut struct {
 // the interval lies below zero; no slowdown beyond DeltaHi for a row that
 // passes; slower by at least DeltaLo when the interval lies above zero;
 // otherwise (the gate off, no significant change) the range still
-// possible.
+// possible. For a higher-is-better metric (B/s), "slower" is a fall and
+// "faster" a rise: a pass rules out a fall beyond DeltaLo, a regression
+// shows a fall of at least −DeltaHi, and so on.
 func RuleOut(r Row) RuledOut {
 	out := RuledOut{Lo: r.DeltaLo, Hi: r.DeltaHi, Level: r.Level}
-	lo, hi := r.DeltaLo, r.DeltaHi
+	// The claim is read in the direction for the worse (Row.worse), its
+	// bound given back as a delta.
+	_, lo, hi := r.worse()
+	back := func(v float64) float64 {
+		if r.Metric.HigherIsBetter {
+			return invert(v)
+		}
+		return v
+	}
 	switch {
-	case math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, -1) && math.IsInf(hi, 1):
+	case math.IsNaN(r.DeltaLo) || math.IsNaN(r.DeltaHi) || math.IsInf(r.DeltaLo, -1) && math.IsInf(r.DeltaHi, 1):
 		out.Claim = NothingRuledOut
 	case r.Gate == Inconclusive:
 		out.Claim = StillPossible
 	case hi < 0:
-		out.Claim, out.Bound = FasterByAtLeast, hi
+		out.Claim, out.Bound = FasterByAtLeast, back(hi)
 	case r.Gate == Pass:
-		out.Claim, out.Bound = NoSlowdownBeyond, hi
+		out.Claim, out.Bound = NoSlowdownBeyond, back(hi)
 	case lo > 0:
-		out.Claim, out.Bound = SlowerByAtLeast, lo
+		out.Claim, out.Bound = SlowerByAtLeast, back(lo)
 	default:
 		out.Claim = StillPossible
 	}

@@ -22,9 +22,13 @@ import (
 //     measured). The look made when the budget ends takes the place of the
 //     last planned look, so a session makes at most MaxLooks looks.
 //   - Every look is tested at Alpha / (number of looks) (Bonferroni over
-//     looks), with Holm across the rows inside a look, so the chance that
-//     any look of the session flags any row that did not change is at most
-//     Alpha, whatever the looks' correlation.
+//     looks), with Holm across the rows inside a look (one row per
+//     benchmark and metric: wall time and CPU time are two rows of one
+//     family), so the chance that any look of the session flags any row
+//     that did not change is at most Alpha, whatever the looks' and the
+//     metrics' correlation. A look decides the session when every row is
+//     decided, and the session regresses when any row does, on either
+//     metric.
 //   - Each look compares the runs in pairs (Options.Paired): a base run and
 //     the head run made next to it share the machine's slow phases; the
 //     pairs' log ratios are taken as independent and symmetric about the
@@ -62,6 +66,9 @@ type Sequential struct {
 	MinLook int
 	// BaseName and HeadName name the sides in the comparison.
 	BaseName, HeadName string
+	// Metrics are the metrics every benchmark is judged on, one row each
+	// (ParseMetrics); nil judges wall time alone.
+	Metrics []Metric
 
 	// Err is the error of the last look that could not compare the sides;
 	// such a look stops the session.
@@ -121,7 +128,7 @@ func (s *Sequential) AlphaPerLook(of int) float64 { return s.Alpha / float64(max
 func (s *Sequential) Judge(base, head *harness.File, of int) (*Comparison, error) {
 	c, err := CompareFiles(base, head, Options{
 		Alpha: s.AlphaPerLook(of), Threshold: s.Threshold, BaseName: s.BaseName, HeadName: s.HeadName,
-		Paired: true,
+		Paired: true, Metrics: s.Metrics,
 	})
 	if err != nil {
 		return nil, err
@@ -156,7 +163,7 @@ func lookNote(l harness.Look, c *Comparison) string {
 	if l.Budget {
 		kind = "budget look"
 	}
-	und := rowLabels(c.Undecided())
+	und := c.rowNames(c.Undecided())
 	state := "every row decided"
 	if len(und) > 0 {
 		state = fmt.Sprintf("%d undecided: %s", len(und), strings.Join(und, ", "))
@@ -232,10 +239,11 @@ func nameOr(name, def string) string {
 	return name
 }
 
-func rowLabels(rows []Row) []string {
+// rowNames names rows as sentences do (RowName).
+func (c *Comparison) rowNames(rows []Row) []string {
 	var out []string
 	for _, r := range rows {
-		out = append(out, r.Label)
+		out = append(out, c.RowName(r))
 	}
 	return out
 }
@@ -247,7 +255,7 @@ func (s *Sequential) gateRecord(c *Comparison, of int) *harness.ABGate {
 		Outcome: string(c.Outcome()),
 	}
 	for _, r := range c.Rows {
-		row := harness.ABGateRow{Label: r.Label, Outcome: string(r.Gate),
+		row := harness.ABGateRow{Label: r.Label, Metric: gateMetric(r.Metric), Outcome: string(r.Gate),
 			Delta: harness.FiniteOrNil(r.Delta), DeltaLo: harness.FiniteOrNil(r.DeltaLo), DeltaHi: harness.FiniteOrNil(r.DeltaHi),
 			Claim: string(r.RuledOut.Claim)}
 		switch r.RuledOut.Claim {
@@ -257,6 +265,15 @@ func (s *Sequential) gateRecord(c *Comparison, of int) *harness.ABGate {
 		g.Rows = append(g.Rows, row)
 	}
 	return g
+}
+
+// gateMetric is a row's metric as the results file records it: its name,
+// "" for wall time (as in files that judged no other).
+func gateMetric(m Metric) string {
+	if sameMetric(m, Wall) {
+		return ""
+	}
+	return m.Name
 }
 
 // Shares of a bisection's false-alarm budget: the planned steps share

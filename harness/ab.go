@@ -168,11 +168,14 @@ type ABGate struct {
 	Rows    []ABGateRow `json:"rows"`
 }
 
-// ABGateRow is one benchmark's gate decision. Delta is head/base − 1 and
-// DeltaLo, DeltaHi its interval; each is absent when not finite (too few
-// runs).
+// ABGateRow is one row's gate decision: a benchmark on one metric. Delta
+// is head/base − 1 and DeltaLo, DeltaHi its interval; each is absent when
+// not finite (too few runs).
 type ABGateRow struct {
-	Label   string   `json:"label"`
+	Label string `json:"label"`
+	// Metric is what the row measures ("cpu": CPU time); absent for wall
+	// time, the one metric of sessions that judged no other.
+	Metric  string   `json:"metric,omitempty"`
 	Outcome string   `json:"outcome"` // pass, regression or inconclusive
 	Delta   *float64 `json:"delta,omitempty"`
 	DeltaLo *float64 `json:"delta_lo,omitempty"`

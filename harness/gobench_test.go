@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -62,8 +63,7 @@ func TestDecodeGoBenchRefuses(t *testing.T) {
 		{"empty", "", "no benchmark result line"},
 		{"prose", "hello\nworld\n", "no benchmark result line"},
 		{"syntax", "BenchmarkX-2 100 abc ns/op\n", "t.txt:1"},
-		{"no time", "BenchmarkX-2 100 16 B/op\n", "t.txt:1: benchmark X-2 has no time per op"},
-		{"zero time", "BenchmarkX-2 100 0 ns/op\n", "need a positive finite time per op"},
+		{"not finite", "BenchmarkX-2 100 NaN ns/op\n", "t.txt:1: benchmark X-2: NaN ns/op: need a finite value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := DecodeGoBench(strings.NewReader(c.text), "t.txt")
@@ -71,6 +71,54 @@ func TestDecodeGoBenchRefuses(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestDecodeGoBenchUnits checks that every unit of every line is kept, as
+// benchfmt tidies it, with what the text's Unit lines declare; that a
+// benchmark without a time per op is read; and that a benchmark under two
+// configurations is two results, told apart by the key that differs.
+func TestDecodeGoBenchUnits(t *testing.T) {
+	t.Parallel()
+	text := `Unit text-bytes assume=exact
+Unit score better=higher
+note: before
+BenchmarkSize 1 100 text-bytes
+BenchmarkX-2 10 5 ns/op 16 B/op 2.5 MB/s 7 score
+BenchmarkZ-2 10 0 ns/op
+note: after
+BenchmarkSize 1 105 text-bytes
+`
+	f, err := DecodeGoBench(strings.NewReader(text), "u.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range f.GoBench.Units {
+		got = append(got, fmt.Sprintf("%s exact=%v better=%d", u.Name, u.Exact, u.Better))
+	}
+	want := []string{"text-bytes exact=true better=0", "sec/op exact=false better=-1", "B/op exact=false better=-1",
+		"B/s exact=false better=1", "score exact=false better=1"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("units %v, want %v", got, want)
+	}
+	var labels []string
+	for _, r := range f.Results {
+		labels = append(labels, r.Label)
+	}
+	if fmt.Sprint(labels) != "[Size note=before X-2 Z-2 Size note=after]" {
+		t.Errorf("labels %q", labels)
+	}
+	x := f.Results[1].Runs[0]
+	if x.Values["sec/op"] != 5e-9 || x.Values["B/op"] != 16 || x.Values["B/s"] != 2.5e6 || x.Values["score"] != 7 ||
+		x.WallNs != 5*GoBenchOps || x.Cells != GoBenchOps {
+		t.Errorf("X-2's run: %+v", x)
+	}
+	if z := f.Results[2].Runs[0]; z.Values["sec/op"] != 0 || z.WallNs != 0 || len(z.Values) != 1 {
+		t.Errorf("Z-2's 0 ns/op: %+v (want sec/op 0, and no work)", z)
+	}
+	if s := f.Results[0]; s.Params["note"] != "before" || s.Runs[0].Values["text-bytes"] != 100 || s.Runs[0].Cells != 0 {
+		t.Errorf("Size before: %+v", s)
 	}
 }
 

@@ -32,6 +32,10 @@ type File struct {
 	Order    string   `json:"order,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Results  []Result `json:"results"`
+
+	// GoBench is what a File read from Go benchmark text holds beyond its
+	// runs (DecodeGoBench): its units; nil for a results file.
+	GoBench *GoBenchText `json:"-"`
 }
 
 // Tool describes the binary that produced a file.
@@ -187,6 +191,11 @@ type Run struct {
 	// parent from /proc (nil where it cannot be read, and in files of schema
 	// v1).
 	Env *RunEnv `json:"env,omitempty"`
+
+	// Values are a run read from Go benchmark text's every value, by unit
+	// as benchfmt tidies it (sec/op, B/op, allocs/op, B/s, custom units;
+	// DecodeGoBench); nil in a results file.
+	Values map[string]float64 `json:"-"`
 
 	// Pair numbers the measured runs of an A/B session (ExecuteAB), from 1
 	// for each benchmark: the base and head runs with the same Pair were

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -155,9 +156,28 @@ func (c *config) trial(ctx context.Context, tmp string, cond condition, k kind, 
 }
 
 // rowMetric is the benchmark label and the metric of one of ab's gate
-// rows. A row names its benchmark only while ab judges wall time alone:
-// its metric is then wall time.
-func rowMetric(r harness.ABGateRow) (label, metric string) { return r.Label, wallMetric.name }
+// rows: the row's own metric, wall time where it names none.
+func rowMetric(r harness.ABGateRow) (label, metric string) {
+	if r.Metric == "" {
+		return r.Label, analysis.Wall.Name
+	}
+	return r.Label, r.Metric
+}
+
+// gateMetrics are the metrics a session's gate judged, as ab's --metric
+// names them: those of its rows, wall time where a row names none.
+func gateMetrics(g *harness.ABGate) ([]analysis.Metric, error) {
+	var names []string
+	for _, r := range g.Rows {
+		if _, m := rowMetric(r); !slices.Contains(names, m) {
+			names = append(names, m)
+		}
+	}
+	if len(names) == 0 {
+		return []analysis.Metric{analysis.Wall}, nil
+	}
+	return analysis.ParseMetrics(strings.Join(names, ","))
+}
 
 // flaggedAt is the time into a session at which ab first judged the slowed
 // cell a regression: each look of the session judged again by ab's rule
@@ -169,7 +189,11 @@ func flaggedAt(f *harness.ABFile, slow string) int64 {
 	if err != nil || f.Gate == nil {
 		return 0
 	}
-	rule := &analysis.Sequential{Alpha: f.Gate.Alpha, Threshold: f.Gate.Threshold, AutoLooks: analysis.DefaultAutoLooks}
+	metrics, err := gateMetrics(f.Gate)
+	if err != nil {
+		return 0
+	}
+	rule := &analysis.Sequential{Alpha: f.Gate.Alpha, Threshold: f.Gate.Threshold, AutoLooks: analysis.DefaultAutoLooks, Metrics: metrics}
 	for _, l := range f.Looks {
 		base, head := upTo(f.Base, t, l.Runs), upTo(f.Head, t, l.Runs)
 		c, err := rule.Judge(base, head, l.Of)

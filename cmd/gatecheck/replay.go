@@ -58,7 +58,7 @@ type synthetic struct {
 // rule is the sequential rule `ab` runs with automatic looks.
 func (r *replayer) rule() *analysis.Sequential {
 	return &analysis.Sequential{Alpha: r.alpha, Threshold: r.threshold, AutoLooks: analysis.DefaultAutoLooks,
-		BaseName: "base", HeadName: "head"}
+		BaseName: "base", HeadName: "head", Metrics: []analysis.Metric{analysis.Wall}}
 }
 
 // newPools pools every template's pairs by benchmark label.

@@ -57,7 +57,8 @@ type Layouts struct {
 // AcrossLayouts runs one session per layout through session (which
 // prepares it with the layout, runs it and says what it must; its result
 // must be judged), stopping at session's first error, which it returns.
-// Then it combines the sessions' rows under rule's alpha, gate and names.
+// Then it combines the sessions' rows under rule's alpha, gate, names and
+// metrics.
 func AcrossLayouts(layouts []string, rule analysis.Sequential, session func(i int, layout string) (*Result, error)) (*Layouts, error) {
 	l := &Layouts{}
 	for i, layout := range layouts {
@@ -69,7 +70,7 @@ func AcrossLayouts(layouts []string, rule analysis.Sequential, session func(i in
 		l.Sessions = append(l.Sessions, analysis.LayoutSession{Layout: layout, Base: res.File.Base, Head: res.File.Head})
 	}
 	l.Comparison, l.Err = analysis.CompareLayouts(l.Sessions, analysis.Options{
-		Alpha: rule.Alpha, Threshold: rule.Threshold, BaseName: rule.BaseName, HeadName: rule.HeadName,
+		Alpha: rule.Alpha, Threshold: rule.Threshold, BaseName: rule.BaseName, HeadName: rule.HeadName, Metrics: rule.Metrics,
 	})
 	return l, nil
 }

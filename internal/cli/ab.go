@@ -34,6 +34,7 @@ type abFlags struct {
 	threshold, format string
 	maxTime, timeout  time.Duration
 	alpha             string
+	metric            string
 	exportJSON        string
 	warmup            int
 	pin, style        string
@@ -56,11 +57,15 @@ Hodges-Lehmann estimate of the pairs' log ratios (head run over base run) with
 the Wilcoxon signed-rank interval, so whatever the machine does between rounds
 cancels within each pair.
 
-Sampling goes on in rounds until every benchmark's row is decided by the gate
-or the time budget (--max-time) runs out. The gate (--fail-on-regression T):
-a row passes when its delta's confidence interval lies wholly below +T, is a
-regression when the slowdown is significant and its estimate beyond T, and is
-otherwise inconclusive.
+Each benchmark is judged on wall time and on CPU time (--metric), a row each,
+every row under one correction and one gate: the session regresses when either
+metric does. On a busy machine wall time sees the load and often stays
+undecided where CPU time decides; CPU time misses time spent blocked and
+counts spinning. Sampling goes on in rounds until every row is decided by the
+gate or the time budget (--max-time) runs out. The gate (--fail-on-regression
+T): a row passes when its delta's confidence interval lies wholly below +T, is
+a regression when the slowdown is significant and its estimate beyond T, and
+is otherwise inconclusive.
 
 Repeated looks are kept honest: the rows are examined only at planned sample
 sizes, plus once more on the runs made when the budget ends between two of
@@ -121,6 +126,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.looks, "looks", defaultABLooks, fmt.Sprintf("runs per side at which the rows are examined (even, increasing, e.g. 10,20,40), or auto: %d looks planned from the first rounds' pace, the last when the budget ends; each look is tested at alpha / the number of looks", analysis.DefaultAutoLooks))
 	f.StringVar(&af.threshold, "fail-on-regression", defaultABThreshold, "the gate, a percentage with its %: a row regresses when significantly slower by more than this")
 	f.StringVar(&af.alpha, "alpha", fmt.Sprint(analysis.DefaultAlpha), "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
+	f.StringVar(&af.metric, "metric", analysis.DefaultMetrics, "the metrics every benchmark is judged on, a row each: wall (workload wall time), cpu (CPU time of the measured passes), or both; a regression in either fails the gate")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")

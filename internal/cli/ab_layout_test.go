@@ -137,7 +137,7 @@ func TestABLayoutsFindsAPlantedSlowdown(t *testing.T) {
 	if !strings.Contains(rc.Stdout, "across 3 function layouts (5, 0, 3)") || rowOf(rc.Stdout, "ocaml") != rowOf(r.Stdout[strings.Index(r.Stdout, "Across 3"):], "ocaml") {
 		t.Errorf("compare --layouts of the exports differs from ab's combination:\n%s\nab:\n%s", rc.Stdout, r.Stdout)
 	}
-	rj := rootbench(t, nil, append([]string{"compare", "--layouts", "--format", "json"}, exports...)...)
+	rj := rootbench(t, nil, append([]string{"compare", "--layouts", "--format", "json", "--metric", "wall"}, exports...)...)
 	rj.Must(t, 0)
 	var doc struct {
 		Mode    string   `json:"mode"`

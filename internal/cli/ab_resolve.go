@@ -86,6 +86,9 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	if p.rule.Threshold, err = analysis.ParseThreshold(af.threshold); err != nil {
 		return fmt.Errorf("--fail-on-regression: %w", err)
 	}
+	if p.rule.Metrics, err = analysis.ParseMetrics(af.metric); err != nil {
+		return fmt.Errorf("--metric: %w", err)
+	}
 	p.rule.BaseName, p.rule.HeadName = "base", "head"
 	switch af.format {
 	case "text", "markdown":

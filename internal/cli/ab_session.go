@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/report/export"
@@ -62,8 +64,8 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	if c := p.changesLine(ctx); c != "" {
 		fmt.Fprintf(p.out, "    %s\n", c)
 	}
-	fmt.Fprintf(p.out, "    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
-		len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	fmt.Fprintf(p.out, "    %d benchmark(s)%s; %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
+		len(o.Benchmarks), judgedOn(p.rule.Metrics), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
 	export := layoutExport(p.export, layout)
 	var exportErr error
 	if export != "" {
@@ -99,6 +101,20 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 		return nil, err
 	}
 	return res, nil
+}
+
+// judgedOn is the header's note of the metrics a session judges, a row
+// each (", each on wall time and CPU time"); "" for wall time alone, which a
+// header did not name before there were others.
+func judgedOn(ms []analysis.Metric) string {
+	if len(ms) == 0 || len(ms) == 1 && ms[0] == analysis.Wall {
+		return ""
+	}
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Label)
+	}
+	return ", each on " + strings.Join(names, " and ")
 }
 
 // measured reports whether the session measured anything: a successful

@@ -37,12 +37,14 @@ reproduces (the machine changed under the bisection) names no one. Last, the
 one commit left is judged against its own parent: it is named the culprit
 only when it is slower than its parent beyond the gate too (a slowdown spread
 over several small commits, or a machine that changed again, names no one).
-The rows that regress at the first step are the ones bisected (the others
-are not run again). Each later step is bad when one of those rows regresses
-beyond the gate, good when all of them pass (their interval lies wholly
-below the gate), and inconclusive otherwise: an inconclusive step is run once
-more with twice the time budget, then skipped like 'git bisect skip'. A
-commit that does not build, or whose runs fail, is skipped too.
+The rows that regress at the first step are the ones bisected (a row is a
+benchmark on a metric, wall time or CPU time: --metric, as ab; the other
+benchmarks, and metrics on which nothing regressed, are not judged again).
+Each later step is bad when one of those rows regresses beyond the gate, good
+when all of them pass (their interval lies wholly below the gate), and
+inconclusive otherwise: an inconclusive step is run once more with twice the
+time budget, then skipped like 'git bisect skip'. A commit that does not
+build, or whose runs fail, is skipped too.
 
 With --layouts, every step is one session per function layout, both builds
 relinked in it, and its verdict the combination of their rows (see 'rootbench
@@ -87,8 +89,9 @@ type bisectPlan struct {
 	search  *bisect.Bisection
 	alpha   float64 // the whole bisection's
 	maxTime time.Duration
-	// tracked are the labels of the rows the confirmation found regressed:
-	// the rows later steps run and judge.
+	// tracked are the rows the confirmation found regressed (trackKey: a
+	// benchmark on a metric): the rows later steps judge, and whose
+	// benchmarks they run.
 	tracked map[string]bool
 	// lastNotes is the handshake's notes last printed, the commit's hash
 	// replaced (see sayNotes).
@@ -151,7 +154,7 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 		fmt.Fprintf(bp.out, "rootbench: %s\n", bp.planNote)
 	}
 	n := len(bp.search.Commits())
-	each := fmt.Sprintf("an A/B session against good, budget %s", bp.maxTime)
+	each := fmt.Sprintf("an A/B session against good%s, budget %s", judgedOn(bp.rule.Metrics), bp.maxTime)
 	if len(bp.layouts) > 0 {
 		each = fmt.Sprintf("an A/B session against good in each of %d function layouts (%s), budget %s each, combined",
 			len(bp.layouts), strings.Join(bp.layouts, ", "), bp.maxTime)
@@ -204,6 +207,9 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	if s.Kind == bisect.Verify {
 		rule.BaseName = s.Good.Short
 	}
+	if s.Kind != bisect.Confirm {
+		rule.Metrics = bp.trackedMetrics()
+	}
 	var stop *stepStop
 	if len(bp.layouts) == 0 {
 		res, err := bp.stepSession(ctx, s, rule, "")
@@ -248,8 +254,11 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 	if s.Kind != bisect.Confirm {
 		var kept []harness.Benchmark
 		for _, b := range o.Benchmarks {
-			if bp.tracked[b.Label] {
-				kept = append(kept, b)
+			for k := range bp.tracked {
+				if label, _, _ := strings.Cut(k, "\x00"); label == b.Label {
+					kept = append(kept, b)
+					break
+				}
 			}
 		}
 		o.Benchmarks = kept
@@ -289,7 +298,7 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	if s.Kind == bisect.Confirm {
 		bp.tracked = map[string]bool{}
 		for _, r := range c.Regressions() {
-			bp.tracked[r.Label] = true
+			bp.tracked[trackKey(r)] = true
 		}
 	}
 	verdict := bisect.Good
@@ -298,10 +307,10 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	// that found none regressed (it is then good or undecided).
 	all := len(bp.tracked) == 0
 	for _, r := range c.Rows {
-		if !all && !bp.tracked[r.Label] {
+		if !all && !bp.tracked[trackKey(r)] {
 			continue
 		}
-		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", r.Label, 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
+		detail = append(detail, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", c.RowName(r), 100*r.Delta, 100*r.DeltaLo, 100*r.DeltaHi))
 		switch r.Gate {
 		case analysis.Regression:
 			verdict = bisect.Bad
@@ -313,6 +322,31 @@ func (bp *bisectPlan) judgeStep(s bisect.Step, c *analysis.Comparison, runs stri
 	}
 	return bisect.Outcome{Verdict: verdict, Detail: strings.Join(detail, "; ") + "; " + runs}
 }
+
+// trackedMetrics are the metrics of the tracked rows, in --metric's order
+// (all of them when none is tracked): a later step judges no metric on
+// which nothing regressed, so that an unchanged metric's rows neither
+// widen the tracked rows' intervals (one Holm family) nor hold the session
+// until they are decided.
+func (bp *bisectPlan) trackedMetrics() []analysis.Metric {
+	var out []analysis.Metric
+	for _, m := range bp.rule.Metrics {
+		for k := range bp.tracked {
+			if _, name, _ := strings.Cut(k, "\x00"); name == m.Name {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return bp.rule.Metrics
+	}
+	return out
+}
+
+// trackKey is how the tracked rows are known: a benchmark's label and the
+// row's metric.
+func trackKey(r analysis.Row) string { return r.Label + "\x00" + r.Metric.Name }
 
 // sayNotes prints what the handshake said about a step's pair of workers
 // (what one of them cannot express), unless it says what the step before

@@ -16,7 +16,7 @@ import (
 )
 
 func newCompareCmd() *cobra.Command {
-	var format, cells, threshold, method, alpha string
+	var format, cells, threshold, method, alpha, metric, unit, ignore string
 	var layouts bool
 	cmd := &cobra.Command{
 		Use:   "compare BASE NEW | compare --cells A,B FILE.json | compare --layouts AB.json AB.json...",
@@ -28,9 +28,21 @@ geomean row. When the two sides do different work per run, the row compares
 time per unit of work and says so.
 
 BASE and NEW are rootbench results files (JSON) or the text go test -bench
-prints (the files benchstat reads), told apart by their first character. Go
-benchmark text is compared on time per op (ns/op, or any time unit benchfmt
-converts to sec/op); other units such as B/op are not compared.
+prints (the files benchstat reads), told apart by their first character.
+
+Results files are judged on wall time and on CPU time (--metric): one row per
+benchmark and metric, every row under one correction and one gate, which fails
+when either metric regresses. CPU time is the workers' over their measured
+passes; files from workers that predate it are judged on the whole process's
+CPU time (start-up and warm-up included), and say so. On a busy machine wall
+time sees the load and often stays undecided where CPU time decides; CPU time
+misses time spent blocked and counts spinning.
+
+Go benchmark text is judged on every unit it carries, one row per benchmark
+and unit (sec/op, B/op, allocs/op, B/s, custom units; --unit chooses), as
+benchstat does: 'Unit NAME assume=exact' lines and higher-is-better units (B/s)
+are honoured, and a benchmark is compared only with one of the same
+configuration (the 'key: value' lines), unless --ignore KEY says otherwise.
 
 --method hl (the default): the Hodges-Lehmann shift of log times with the
 Mann-Whitney (Moses) interval; a row is significant exactly when its interval
@@ -60,6 +72,8 @@ ab --layouts.
   rootbench compare --format markdown --fail-on-regression 5% base.json new.json
   rootbench compare --cells ocaml,boxroot --fail-on-regression 5% results/msgpass.json
   rootbench compare --method benchstat base.json new.json
+  rootbench compare --metric cpu --fail-on-regression 5% base.json new.json
+  rootbench compare --unit sec/op,allocs/op --ignore note old.txt new.txt
   rootbench compare --layouts --fail-on-regression 5% ab.layout-*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -79,6 +93,22 @@ ab --layouts.
 					return usageErrorf("--fail-on-regression: %v", err)
 				}
 				o.Threshold = t
+			}
+			if o.Metrics, err = analysis.ParseMetrics(metric); err != nil {
+				return usageErrorf("--metric: %v", err)
+			}
+			if cmd.Flags().Changed("unit") {
+				if o.Units, err = analysis.ParseUnits(unit); err != nil {
+					return usageErrorf("--unit: %v", err)
+				}
+			}
+			if cmd.Flags().Changed("ignore") {
+				if o.Ignore, err = parse.List(ignore); err != nil {
+					return usageErrorf("--ignore: %v", err)
+				}
+			}
+			if (layouts || cells != "") && (o.Units != nil || o.Ignore != nil) {
+				return usageErrorf("--unit and --ignore: apply to two files of go test -bench text, not to --layouts or --cells")
 			}
 			render, ok := map[string]func(io.Writer, *analysis.Comparison) error{
 				"text": func(w io.Writer, c *analysis.Comparison) error {
@@ -124,6 +154,9 @@ ab --layouts.
 					return usageError(err)
 				}
 			}
+			if c.Workload == harness.GoBenchWorkload && cmd.Flags().Changed("metric") {
+				return usageErrorf("--metric: go test -bench text is judged on its units, not on wall and CPU time: choose them with --unit")
+			}
 			if err = render(cmd.OutOrStdout(), c); err != nil {
 				return err
 			}
@@ -136,6 +169,9 @@ ab --layouts.
 	f.StringVar(&threshold, "fail-on-regression", "", "gate: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided, 0 when every row passes")
 	f.StringVar(&method, "method", "hl", "statistics: hl (Hodges-Lehmann + Holm, the default) or benchstat (exactly benchstat's)")
 	f.StringVar(&alpha, "alpha", "", fmt.Sprintf("error rate: across the table for hl, per row for benchstat (default %v)", analysis.DefaultAlpha))
+	f.StringVar(&metric, "metric", analysis.DefaultMetrics, "results files: the metrics judged, a row each: wall (workload wall time), cpu (CPU time of the measured passes), or both")
+	f.StringVar(&unit, "unit", "", "go test -bench text: the units judged, a row each, e.g. sec/op,B/op,allocs/op (default: every unit the text carries)")
+	f.StringVar(&ignore, "ignore", "", "go test -bench text: configuration keys whose values may differ between the benchmarks compared, as benchstat's -ignore (e.g. note)")
 	f.BoolVar(&layouts, "layouts", false, "the files are ab --export-json sessions of one change in several function layouts (two or more): combine them")
 	return cmd
 }
@@ -151,16 +187,26 @@ func gateError(c *analysis.Comparison, against string) error {
 	switch c.Outcome() {
 	case analysis.Regression:
 		return &exitError{code: analysis.Regression.ExitCode(), err: fmt.Errorf("%d benchmark(s) regressed beyond %.4g%%%s",
-			len(c.Regressions()), 100*c.Threshold, suffix)}
+			benchmarks(c.Regressions()), 100*c.Threshold, suffix)}
 	case analysis.Inconclusive:
 		more := "more runs would decide (the summary line says about how many)"
 		if c.Mode == analysis.ModeLayouts {
 			more = "more layouts would decide"
 		}
 		return &exitError{code: analysis.Inconclusive.ExitCode(), err: fmt.Errorf("inconclusive%s: %d benchmark(s) undecided at the %.4g%% gate; %s",
-			suffix, len(c.Undecided()), 100*c.Threshold, more)}
+			suffix, benchmarks(c.Undecided()), 100*c.Threshold, more)}
 	}
 	return nil
+}
+
+// benchmarks counts the benchmarks of rows (a benchmark has a row per
+// metric).
+func benchmarks(rows []analysis.Row) int {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Label] = true
+	}
+	return len(seen)
 }
 
 // compareLayoutFiles loads A/B session files, one per function layout, and

@@ -29,6 +29,12 @@ func writeSamples(t *testing.T, path string, samples map[string][]float64) {
 		}
 		f.Results = append(f.Results, r)
 	}
+	writeFile(t, path, f)
+}
+
+// writeFile summarises f and writes it as a results file at path.
+func writeFile(t *testing.T, path string, f *harness.File) {
+	t.Helper()
 	harness.Summarize(f)
 	data, err := json.Marshal(f)
 	if err != nil {
@@ -86,7 +92,7 @@ func TestCompareGateOutcomes(t *testing.T) {
 	}
 	r = inProcess(t, "compare", "--format", "json", "--fail-on-regression", "5%", base, slow)
 	r.Must(t, 1)
-	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v3" || doc.Gate != "regression" {
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || doc.Schema != "rootbench-compare/v4" || doc.Gate != "regression" {
 		t.Errorf("json: %v, schema %q gate %q", err, doc.Schema, doc.Gate)
 	}
 }
@@ -127,7 +133,8 @@ func TestCompareUsage(t *testing.T) {
 }
 
 // TestCompareGoBenchText: two files of go test -bench output are compared
-// per op, and the gate decides on them as on results files.
+// per op, on every unit they carry (--unit chooses), and the gate decides
+// on them as on results files.
 func TestCompareGoBenchText(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -147,9 +154,16 @@ func TestCompareGoBenchText(t *testing.T) {
 	slow := write("new.txt", 1200, 1203, 1198, 1201, 1199, 1200, 1202, 1197)
 	r := inProcess(t, "compare", "--fail-on-regression", "5%", old, slow)
 	r.Must(t, 1)
-	for _, want := range []string{"median time per op", "Encode-2", "REGRESSION", "+20.00%"} {
+	for _, want := range []string{"median per op of each row's unit", "Encode-2   sec/op", "Encode-2   B/op", "Encode-2   allocs/op", "REGRESSION", "+20.00%"} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("compare of Go benchmark text lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	r = inProcess(t, "compare", "--fail-on-regression", "5%", "--unit", "ns/op", old, slow)
+	r.Must(t, 1)
+	for _, want := range []string{"median time per op", "Encode-2", "REGRESSION", "+20.00%"} {
+		if !strings.Contains(r.Stdout, want) || strings.Contains(r.Stdout, "B/op") {
+			t.Errorf("compare --unit ns/op of Go benchmark text lacks %q, or has B/op:\n%s", want, r.Stdout)
 		}
 	}
 	inProcess(t, "compare", "--method", "benchstat", "--fail-on-regression", "25%", old, slow).Must(t, 0)

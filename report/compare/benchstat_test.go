@@ -41,6 +41,11 @@ type benchstatCell struct {
 // readBenchstat reads Go benchmark text with benchfmt and summarises every
 // benchmark's sec/op as benchstat does (AssumeNothing, 95%).
 func readBenchstat(t fataler, text, name string) map[string]benchstatCell {
+	return readBenchstatUnit(t, text, name, "sec/op")
+}
+
+// readBenchstatUnit is readBenchstat for unit (as benchfmt tidies it).
+func readBenchstatUnit(t fataler, text, name, unit string) map[string]benchstatCell {
 	vals := map[string][]float64{}
 	rd := benchfmt.NewReader(strings.NewReader(text), name)
 	for rd.Scan() {
@@ -48,9 +53,9 @@ func readBenchstat(t fataler, text, name string) map[string]benchstatCell {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("benchfmt: %v", rec)
 		case *benchfmt.Result:
-			v, ok := rec.Value("sec/op")
+			v, ok := rec.Value(unit)
 			if !ok {
-				t.Fatalf("benchfmt: no sec/op in %s", rec.Name)
+				t.Fatalf("benchfmt: no %s in %s", unit, rec.Name)
 			}
 			vals[string(rec.Name.Full())] = append(vals[string(rec.Name.Full())], v)
 		}
@@ -174,7 +179,7 @@ func checkBenchstat(t fataler, base, head *harness.File) {
 				t.Fatalf("%s: summary %v, benchstat %v", r.Label, pair[0], pair[1])
 			}
 		}
-		if got, want := side(c, r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
+		if got, want := side(c, r.Metric, r.Head)[len(seconds(r.Head.Median)):], " ± "+cur.summary.PctRangeString(); got != want {
 			t.Fatalf("%s: interval %q, benchstat %q", r.Label, got, want)
 		}
 		// The same through report/export's Go-benchmark export, whose

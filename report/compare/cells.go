@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/report"
@@ -28,6 +29,34 @@ func rowName(c *analysis.Comparison, r analysis.Row) string {
 		name += " (" + r.Basis + ")"
 	}
 	return name
+}
+
+// metricCell is a row's metric cell, for tables whose rows name their
+// metric (analysis.Comparison.NamesMetrics): "wall", "CPU", "process CPU"
+// (CPU time of the whole worker, start-up and warm-up included), or the
+// unit of Go benchmark text.
+func metricCell(m analysis.Metric) string {
+	switch m {
+	case analysis.Wall:
+		return "wall"
+	case analysis.CPU:
+		return "CPU"
+	case analysis.ProcessCPU:
+		return "process CPU"
+	}
+	return m.Label
+}
+
+// verdictText is a row's verdict cell: benchstat's "~", or "slower" and
+// "faster" for a time, "worse" and "better" for another metric.
+func verdictText(r analysis.Row) string {
+	if r.Metric.IsTime() || r.Verdict == analysis.Same {
+		return string(r.Verdict)
+	}
+	if r.Verdict == analysis.Slower {
+		return "worse"
+	}
+	return "better"
 }
 
 // gateText is a row's gate cell: "pass", "REGRESSION", or "inconclusive
@@ -58,13 +87,22 @@ func Conclusion(r analysis.Row) string {
 	if ro.Claim == "" {
 		ro = analysis.RuleOut(r)
 	}
+	// The words of a change for the worse and for the better: a time's,
+	// a cost's (B/op), or a throughput's (B/s).
+	worse, better, worsening := "slower", "faster", "slowdown"
+	switch {
+	case r.Metric.HigherIsBetter:
+		worse, better, worsening = "lower", "higher", "fall"
+	case !r.Metric.IsTime():
+		worse, better, worsening = "higher", "lower", "rise"
+	}
 	switch ro.Claim {
 	case analysis.NoSlowdownBeyond:
-		return "no slowdown beyond " + bound(ro.Bound)
+		return "no " + worsening + " beyond " + bound(ro.Bound)
 	case analysis.FasterByAtLeast:
-		return "faster by at least " + magnitude(ro.Bound)
+		return better + " by at least " + magnitude(ro.Bound)
 	case analysis.SlowerByAtLeast:
-		return "slower by at least " + magnitude(ro.Bound)
+		return worse + " by at least " + magnitude(ro.Bound)
 	case analysis.StillPossible:
 		return bound(ro.Lo) + " to " + bound(ro.Hi) + " still possible"
 	}
@@ -78,8 +116,8 @@ func magnitude(v float64) string {
 
 // side formats one side of a row: the median, with benchstat's "± x%"
 // interval in benchstat mode; "/cell" when the row compares per unit.
-func side(c *analysis.Comparison, s analysis.Summary) string {
-	v := seconds(s.Median)
+func side(c *analysis.Comparison, m analysis.Metric, s analysis.Summary) string {
+	v := value(m, s.Median)
 	if c.Method == analysis.MethodBenchstat {
 		v += " ± " + benchmath.Summary{Center: s.Median, Lo: s.Lo, Hi: s.Hi}.PctRangeString()
 	}
@@ -119,8 +157,21 @@ func nonFinite(v float64, inf string) (s string, ok bool) {
 	return "", false
 }
 
-func absCI(s analysis.Summary) string {
-	return fmt.Sprintf("%s [%s, %s]", seconds(s.Median), seconds(s.Lo), seconds(s.Hi))
+// value formats a figure of metric m: a time with seconds, another unit's
+// value scaled as benchstat scales it (benchunit: 1.150Gi for bytes, 95.37M
+// otherwise).
+func value(m analysis.Metric, v float64) string {
+	if m.IsTime() {
+		return seconds(v)
+	}
+	if s, ok := nonFinite(v, "∞"); ok {
+		return s
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(m.Name))
+}
+
+func absCI(m analysis.Metric, s analysis.Summary) string {
+	return fmt.Sprintf("%s [%s, %s]", value(m, s.Median), value(m, s.Lo), value(m, s.Hi))
 }
 
 // pct formats a fraction as a signed percentage; ±Inf as ±∞.

@@ -19,7 +19,8 @@ import (
 // it with harness.DecodeGoBench and compares with the benchstat method:
 // every median, interval bound and p-value must equal, bit for bit, what
 // benchmath computes from the same text read by benchfmt, as benchstat
-// does. The default method must compare the same rows, per op.
+// does, on each unit (sec/op and B/op, a row each). The default method must
+// compare the same rows, per op.
 func TestGoBenchTextMatchesBenchstat(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
@@ -58,11 +59,12 @@ func TestGoBenchTextMatchesBenchstat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bstat, hstat := readBenchstat(t, base.String(), "base.txt"), readBenchstat(t, head.String(), "head.txt")
-		if len(c.Rows) != nb {
-			t.Fatalf("%d rows, want %d", len(c.Rows), nb)
+		if len(c.Rows) != 2*nb {
+			t.Fatalf("%d rows, want %d (sec/op and B/op of each benchmark)", len(c.Rows), 2*nb)
 		}
 		for _, r := range c.Rows {
+			unit := r.Metric.Name
+			bstat, hstat := readBenchstatUnit(t, base.String(), "base.txt", unit), readBenchstatUnit(t, head.String(), "head.txt", unit)
 			old, cur := bstat[r.Label], hstat[r.Label]
 			if old.sample == nil || cur.sample == nil {
 				t.Fatalf("row %q: no such benchmark in benchfmt's reading", r.Label)
@@ -94,8 +96,8 @@ func TestGoBenchTextMatchesBenchstat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(hl.Rows) != nb {
-			t.Fatalf("default method: %d rows, want %d", len(hl.Rows), nb)
+		if len(hl.Rows) != 2*nb {
+			t.Fatalf("default method: %d rows, want %d", len(hl.Rows), 2*nb)
 		}
 	})
 }

@@ -22,9 +22,27 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	fmt.Fprintf(&b, "**%s**\n\n", report.MdEscape(SummaryLine(c)))
 	fmt.Fprintf(&b, "%s: %s%s; **base** = %s, **head** = %s\n\n",
 		report.MdEscape(cmp.Or(c.Workload, "results")), measure(c), medianCI(c), report.MdCode(c.Base.Name), report.MdCode(c.Head.Name))
+	for _, line := range VerdictLines(c) {
+		fmt.Fprintf(&b, "- %s\n", report.MdEscape(line))
+	}
+	if len(VerdictLines(c)) > 0 {
+		b.WriteString("\n")
+	}
 	gate := c.Threshold > 0
-	header := []string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}
+	named := c.NamesMetrics()
+	// withMetric puts a row's metric cell after its benchmark's, when the
+	// rows name their metric.
+	withMetric := func(row []string, metric string) []string {
+		if !named {
+			return row
+		}
+		return append([]string{row[0], metric}, row[1:]...)
+	}
+	header := withMetric([]string{"benchmark", "base", "head", "delta", "delta interval", "verdict"}, "metric")
 	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
+	if named {
+		align = append([]tw.Align{tw.AlignLeft}, align...)
+	}
 	if gate {
 		header = append(header, "gate "+pctPlain(c.Threshold))
 		align = append(align, tw.AlignLeft)
@@ -33,11 +51,12 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	align = append(align, tw.AlignLeft)
 	var rows [][]string
 	for _, r := range c.Rows {
-		verdict := string(r.Verdict)
+		verdict := verdictText(r)
 		if r.Verdict != analysis.Same {
 			verdict = "**" + verdict + "**"
 		}
-		row := []string{report.MdEscape(rowName(c, r)), side(c, r.Base), side(c, r.Head), pct(r.Delta, 2), interval(r), verdict}
+		row := withMetric([]string{report.MdEscape(rowName(c, r)), side(c, r.Metric, r.Base), side(c, r.Metric, r.Head), pct(r.Delta, 2), interval(r), verdict},
+			report.MdEscape(metricCell(r.Metric)))
 		if gate {
 			g := gateText(r)
 			if r.Gate == analysis.Regression {
@@ -47,8 +66,8 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 		}
 		rows = append(rows, append(row, Conclusion(r)))
 	}
-	if c.Geomean.OK {
-		row := []string{"*geomean*", seconds(c.Geomean.Base), seconds(c.Geomean.Head), pct(c.Geomean.Delta, 2), "", ""}
+	for _, g := range c.Geomeans {
+		row := withMetric([]string{"*geomean*", value(g.Metric, g.Base), value(g.Metric, g.Head), pct(g.Delta, 2), "", ""}, report.MdEscape(metricCell(g.Metric)))
 		if gate {
 			row = append(row, "")
 		}
@@ -64,11 +83,17 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	}
 	b.WriteString("</summary>\n\n")
 	sample := "every successful run's workload wall time is one sample (time per unit of work when the sides do different work)"
-	if isGoBench(c) {
+	switch {
+	case isGoBench(c) && named:
+		sample = "every result line's value of a row's unit is one sample"
+	case isGoBench(c):
 		sample = "every result line's time per op is one sample"
-	}
-	if c.Paired {
+	case c.Paired && named:
+		sample = "each base run and the head run made next to it form one pair of the row's figures: workload wall time, or CPU time (time per unit of work when the sides do different work)"
+	case c.Paired:
 		sample = "each base run and the head run made next to it form one pair of workload wall times (time per unit of work when the sides do different work)"
+	case named:
+		sample = "every successful run's figure of the row's metric is one sample: workload wall time, or CPU time (per unit of work when the sides do different work)"
 	}
 	fmt.Fprintf(&b, "Method: %s. %s. %s\n\n",
 		sample, report.MdEscape(Method(c)), gateRule(c))
@@ -82,11 +107,15 @@ func Markdown(w io.Writer, c *analysis.Comparison) error {
 	b.WriteString("**Tests**\n\n")
 	var tests [][]string
 	for _, r := range c.Rows {
-		tests = append(tests, []string{report.MdEscape(rowName(c, r)), pNumber(r.P), pNumber(r.PAdjusted), levelText(r.Level), nString(r),
-			absCI(r.Base), absCI(r.Head), interval(r)})
+		tests = append(tests, withMetric([]string{report.MdEscape(rowName(c, r)), pNumber(r.P), pNumber(r.PAdjusted), levelText(r.Level), nString(r),
+			absCI(r.Metric, r.Base), absCI(r.Metric, r.Head), interval(r)}, report.MdEscape(metricCell(r.Metric))))
 	}
-	if err := report.MarkdownTable(&b, []string{"benchmark", "p", "adjusted p", "level", "n", "base median [95% CI]", "head median [95% CI]", "delta interval"}, tests,
-		[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}); err != nil {
+	talign := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
+	if named {
+		talign = append([]tw.Align{tw.AlignLeft}, talign...)
+	}
+	if err := report.MarkdownTable(&b, withMetric([]string{"benchmark", "p", "adjusted p", "level", "n", "base median [95% CI]", "head median [95% CI]", "delta interval"}, "metric"), tests,
+		talign); err != nil {
 		return fmt.Errorf("compare: markdown: %w", err)
 	}
 	b.WriteString("\n")

@@ -15,18 +15,20 @@ import (
 )
 
 // Text writes the comparison as an aligned table: one row per
-// configuration with both medians, the delta with its interval, the
-// p-value, the verdict (and the gate) and the conclusion (what the row
-// rules out, Conclusion), closed by the geomean; then the method, the
-// summary line and every warning. It is TextWidth with no
-// terminal width.
+// configuration and metric (a metric column when the rows name theirs)
+// with both medians, the delta with its interval, the p-value, the verdict
+// (and the gate) and the conclusion (what the row rules out, Conclusion),
+// closed by the geomean (one per metric); then each benchmark's verdict
+// line when the rows name their metric (VerdictLines), the method, the
+// summary line and every warning. It is TextWidth with no terminal width.
 func Text(w io.Writer, c *analysis.Comparison) error { return TextWidth(w, c, 0) }
 
 // TextWidth is Text for a terminal cols columns wide (0: unknown, or not a
 // terminal): when the table is wider, it leaves out the runs an
 // inconclusive row still needs from the gate column (the summary line
 // states them), then the p column, the delta interval and the verdict, and
-// last wraps the conclusion (textLayout), never leaving it out; the method,
+// wraps the conclusion, and last puts each row's metric under its
+// benchmark (textLayout), never leaving the conclusion out; the method,
 // summary and warning lines wrap at spaces.
 func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 	var buf bytes.Buffer
@@ -41,6 +43,9 @@ func TextWidth(w io.Writer, c *analysis.Comparison, cols int) error {
 		return err
 	}
 	buf.WriteString(table)
+	for _, line := range VerdictLines(c) {
+		fmt.Fprintln(&buf, report.WrapWords(line, cols, 0, "  "))
+	}
 	fmt.Fprintf(&buf, "method: %s\n", report.WrapWords(Method(c), cols, len("method: "), "  "))
 	fmt.Fprintln(&buf, report.WrapWords(SummaryLine(c), cols, 0, "  "))
 	if len(c.Warnings) > 0 {
@@ -77,10 +82,13 @@ const (
 	// wrapConclusion: the conclusion wraps over lines of conclusionWrap
 	// characters.
 	wrapConclusion
+	// metricUnderName: no metric column; a row's metric is the second line
+	// of its benchmark cell.
+	metricUnderName
 )
 
 // textLayouts are the layouts, widest first.
-var textLayouts = []textLayout{allColumns, shortGate, noP, noInterval, noVerdict, wrapConclusion}
+var textLayouts = []textLayout{allColumns, shortGate, noP, noInterval, noVerdict, wrapConclusion, metricUnderName}
 
 // conclusionWrap is the conclusion column's width in the narrowest layout.
 const conclusionWrap = 18
@@ -93,15 +101,23 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 		head  string
 		align tw.Align
 		cell  func(r analysis.Row) string
-		foot  func() string
+		foot  func(g analysis.Geomean) string
 	}
-	none := func() string { return "" }
-	cols := []column{
-		{"benchmark", tw.AlignLeft, func(r analysis.Row) string { return rowName(c, r) }, func() string { return "geomean" }},
-		{"base", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Base) }, func() string { return seconds(c.Geomean.Base) }},
-		{"head", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Head) }, func() string { return seconds(c.Geomean.Head) }},
-		{"delta", tw.AlignRight, func(r analysis.Row) string { return pct(r.Delta, 2) }, func() string { return pct(c.Geomean.Delta, 2) }},
+	none := func(analysis.Geomean) string { return "" }
+	cols := []column{{"benchmark", tw.AlignLeft, func(r analysis.Row) string { return rowName(c, r) }, func(analysis.Geomean) string { return "geomean" }}}
+	switch {
+	case c.NamesMetrics() && l >= metricUnderName:
+		cols[0].cell = func(r analysis.Row) string { return rowName(c, r) + "\n  " + metricCell(r.Metric) }
+		cols[0].foot = func(g analysis.Geomean) string { return "geomean\n  " + metricCell(g.Metric) }
+	case c.NamesMetrics():
+		cols = append(cols, column{"metric", tw.AlignLeft, func(r analysis.Row) string { return metricCell(r.Metric) },
+			func(g analysis.Geomean) string { return metricCell(g.Metric) }})
 	}
+	cols = append(cols,
+		column{"base", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Metric, r.Base) }, func(g analysis.Geomean) string { return value(g.Metric, g.Base) }},
+		column{"head", tw.AlignRight, func(r analysis.Row) string { return side(c, r.Metric, r.Head) }, func(g analysis.Geomean) string { return value(g.Metric, g.Head) }},
+		column{"delta", tw.AlignRight, func(r analysis.Row) string { return pct(r.Delta, 2) }, func(g analysis.Geomean) string { return pct(g.Delta, 2) }},
+	)
 	if l < noInterval {
 		cols = append(cols, column{"delta interval", tw.AlignLeft, interval, none})
 	}
@@ -109,7 +125,7 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 		cols = append(cols, column{"p", tw.AlignLeft, func(r analysis.Row) string { return pValue(c, r) }, none})
 	}
 	if l < noVerdict {
-		cols = append(cols, column{"verdict", tw.AlignLeft, func(r analysis.Row) string { return string(r.Verdict) }, none})
+		cols = append(cols, column{"verdict", tw.AlignLeft, verdictText, none})
 	}
 	if gate {
 		cols = append(cols, column{"gate " + pctPlain(c.Threshold), tw.AlignLeft, func(r analysis.Row) string {
@@ -158,12 +174,18 @@ func textTable(c *analysis.Comparison, l textLayout) (string, error) {
 			return "", fmt.Errorf("compare: text table: %w", err)
 		}
 	}
-	if c.Geomean.OK {
-		var foot []any
+	// One geomean closes the table; several (one per metric) are its last
+	// rows.
+	for _, g := range c.Geomeans {
+		var cells []any
 		for _, col := range cols {
-			foot = append(foot, col.foot())
+			cells = append(cells, col.foot(g))
 		}
-		t.Footer(foot...)
+		if len(c.Geomeans) == 1 {
+			t.Footer(cells...)
+		} else if err := t.Append(cells...); err != nil {
+			return "", fmt.Errorf("compare: text table: %w", err)
+		}
 	}
 	if err := t.Render(); err != nil {
 		return "", fmt.Errorf("compare: text table: %w", err)
