@@ -10,8 +10,16 @@ import (
 // A/B sessions: see "A/B sessions" in the package documentation (doc.go)
 // for the order, the looks and the budget.
 
-// ABSchema is the version tag of the A/B results file.
-const ABSchema = "rootbench-ab/v1"
+// ABSchema is the version tag of the A/B results file this build writes.
+// rootbench-ab/v2 adds to rootbench-ab/v1 its sides of schema rootbench/v2
+// (Schema), the pairs flagged for steal (HighStealPairs, RunEnv.HighSteal),
+// the sizes of equal-time sessions (Sizes) and the waits for the load
+// (LoadWaits).
+const ABSchema = "rootbench-ab/v2"
+
+// ABSchemas are the A/B results file schemas this build reads, oldest
+// first.
+var ABSchemas = []string{"rootbench-ab/v1", ABSchema}
 
 // Side is one build in an A/B session.
 type Side struct {

@@ -142,6 +142,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 		return fail("worker reported an error: " + msg)
 	}
 	run.WallNs, run.Cells, run.PassNs, run.GC, run.Stats = rep.WallNs, rep.Cells, rep.PassNs, rep.GC, rep.Stats
+	run.CPUUserNs, run.CPUSysNs = rep.CPUUserNs, rep.CPUSysNs
 	return run, false
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootbench/rootbench/cputime"
 )
 
 var sink [][]byte
@@ -152,8 +154,8 @@ func TestHist(t *testing.T) {
 }
 
 // TestMeasurePasses checks the passes' arithmetic and order: one warm-up
-// pass, then the measured ones, whose wall times, cells and last stats make
-// the Run; and that the warm-up's garbage is collected before the
+// pass, then the measured ones, whose wall times, CPU times, cells and last
+// stats make the Run; and that the warm-up's garbage is collected before the
 // measurement, so its GC work is not counted.
 func TestMeasurePasses(t *testing.T) {
 	var calls int
@@ -164,9 +166,10 @@ func TestMeasurePasses(t *testing.T) {
 				sink = append(sink[:0], make([]byte, 64))
 			}
 			sink = nil
-			return Pass{Wall: time.Hour, Cells: 1 << 40}, nil
+			return Pass{Wall: time.Hour, CPU: cputime.Times{User: time.Hour}, Cells: 1 << 40}, nil
 		}
-		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls), Stats: map[string]int64{"pass": int64(calls)}}, nil
+		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls), Stats: map[string]int64{"pass": int64(calls)},
+			CPU: cputime.Times{User: time.Duration(calls) * time.Millisecond, Sys: time.Microsecond}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +182,9 @@ func TestMeasurePasses(t *testing.T) {
 	}
 	if run.WallNs != 9e6 || run.Cells != 9 || run.Stats["pass"] != 4 {
 		t.Errorf("WallNs %d, Cells %d, Stats %v; want the sums 9ms and 9, and the last pass's stats", run.WallNs, run.Cells, run.Stats)
+	}
+	if run.CPUUserNs != 9e6 || run.CPUSysNs != 3e3 {
+		t.Errorf("CPU time %d user, %d sys; want the measured passes' sums, 9ms and 3µs", run.CPUUserNs, run.CPUSysNs)
 	}
 	if run.GC.Cycles != 0 || run.GC.HeapAllocBytes > 1<<20 {
 		t.Errorf("GC figures count the warm-up: %d cycles, %d bytes allocated", run.GC.Cycles, run.GC.HeapAllocBytes)

@@ -2,8 +2,16 @@ package harness
 
 import "time"
 
-// Schema is the version tag of the results file format.
-const Schema = "rootbench/v1"
+// Schema is the version tag of the results file format this build writes.
+// rootbench/v2 adds to rootbench/v1 the CPU time of each run's measured
+// passes (Run.CPUUserNs, Run.CPUSysNs), the load around each run (Run.Env),
+// each result's CPU time per unit of work (Result.CPUNsPerCell) and the
+// waits for the load before a round (File.LoadWaits); a file of v1 is one
+// of v2 without them (docs/DESIGN.md, "Results files").
+const Schema = "rootbench/v2"
+
+// Schemas are the results file schemas this build reads, oldest first.
+var Schemas = []string{"rootbench/v1", Schema}
 
 // File is a results file: everything one `rootbench run` or `rootbench
 // callback` measured, every sample kept, so that compare and report can

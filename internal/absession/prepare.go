@@ -48,7 +48,7 @@ func prepare(ctx context.Context, o *harness.ABOptions, pin string) ([]string, e
 			if err := info.CheckCell(o.Workload, b.Cell); err != nil {
 				return nil, err
 			}
-			a, err := info.Args(harness.WorkerRequest{Workload: o.Workload, Cell: b.Cell, Params: common, Pin: pin})
+			a, err := info.Args(harness.WorkerRequest{Workload: o.Workload, Cell: b.Cell, Params: common, Pin: pin, CPUTime: true})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", b.Label, err)
 			}

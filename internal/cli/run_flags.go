@@ -228,10 +228,13 @@ func (b *benchFlags) checkRunCounts() error {
 	return nil
 }
 
-// workerArgs are the worker flags every benchmark shares.
+// workerArgs are the worker flags every benchmark shares: the CPU time of
+// the measured passes (the workers are this binary's, which measure it),
+// and --pin.
 func (b *benchFlags) workerArgs() []string {
+	args := []string{"--" + harness.FlagCPUTime}
 	if b.pin != "" {
-		return []string{"--pin", b.pin}
+		args = append(args, "--pin", b.pin)
 	}
-	return nil
+	return args
 }
