@@ -106,6 +106,10 @@ type ABOptions struct {
 	// Rule is the sequential rule: where the looks are and what each
 	// decides (analysis.Sequential).
 	Rule SequentialRule
+	// WaitForLoad, when not nil, makes every measured round wait for the
+	// load first (LoadWait); the time waited does not count against
+	// MaxTime.
+	WaitForLoad *LoadWait
 
 	Workload, Unit string            // copied into both Files
 	Params         map[string]string // parameters common to all benchmarks
@@ -152,6 +156,14 @@ type ABFile struct {
 	// Stopped says why sampling ended: decided, last-look, budget, failed
 	// or interrupted.
 	Stopped string `json:"stopped"`
+	// WaitForLoad is the load average every round waited to fall below
+	// (ABOptions.WaitForLoad; 0: none), and LoadWaits the waits it took.
+	WaitForLoad float64       `json:"wait_for_load,omitempty"`
+	LoadWaits   []LoadWaitLog `json:"load_waits,omitempty"`
+	// HighStealPairs counts the pairs in which a run saw steal above
+	// HighSteal (RunEnv.HighSteal says which runs): kept in every look and
+	// verdict, and counted here so that a reader knows.
+	HighStealPairs int `json:"high_steal_pairs"`
 	// Gate is the decision on the final runs, recorded by the caller (the
 	// harness does not judge); nil when none was made.
 	Gate *ABGate `json:"gate,omitempty"`
@@ -262,6 +274,9 @@ func (o ABOptions) check() (ABOptions, error) {
 		return o, fmt.Errorf("time budget %v: must be 0 (none) or positive", o.MaxTime)
 	case o.Timeout < 0:
 		return o, fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
+	}
+	if err := o.WaitForLoad.check(); err != nil {
+		return o, err
 	}
 	return o, nil
 }

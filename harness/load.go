@@ -117,6 +117,7 @@ func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 			return nil, fmt.Errorf("%s: %s: %w", name, side.name, err)
 		}
 	}
+	f.HighStealPairs = f.highStealPairs() // from the runs, as the session counted them
 	return &f, nil
 }
 

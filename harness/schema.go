@@ -36,10 +36,15 @@ type File struct {
 	// Order the run order ("interleaved" or "grouped"); both are run
 	// control recorded as metadata (the slow-first-run warning depends on
 	// Warmup).
-	Warmup   int      `json:"warmup,omitempty"`
-	Order    string   `json:"order,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
-	Results  []Result `json:"results"`
+	Warmup int    `json:"warmup,omitempty"`
+	Order  string `json:"order,omitempty"`
+	// WaitForLoad is the load average every round waited to fall below
+	// (Options.WaitForLoad; 0: none), and LoadWaits the waits it took.
+	// Empty in a side of an A/B session: its file holds them.
+	WaitForLoad float64       `json:"wait_for_load,omitempty"`
+	LoadWaits   []LoadWaitLog `json:"load_waits,omitempty"`
+	Warnings    []string      `json:"warnings,omitempty"`
+	Results     []Result      `json:"results"`
 }
 
 // Tool describes the binary that produced a file.
@@ -257,4 +262,8 @@ type RunEnv struct {
 	// RunQueue is /proc/stat's procs_running, the mean of its readings at
 	// the run's start and end (the parent's own reading counts itself).
 	RunQueue float64 `json:"run_queue"`
+	// HighSteal is Steal above HighSteal: the run's times hold the
+	// hypervisor's other guests. Kept, and counted by A/B sessions
+	// (ABFile.HighStealPairs).
+	HighSteal bool `json:"high_steal,omitempty"`
 }

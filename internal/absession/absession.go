@@ -232,6 +232,25 @@ func Length(f *harness.ABFile) string {
 	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
 }
 
+// LoadText is the range of one-minute load averages the session's runs
+// started under, "load 0.4–6.1" ("load 2.0" when every run saw the same),
+// and the pairs that saw steal above harness.HighSteal when there are
+// any; "" when no run recorded its load.
+func LoadText(f *harness.ABFile) string {
+	lo, hi, ok := f.LoadRange()
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("load %.1f", lo)
+	if fmt.Sprintf("%.1f", hi) != fmt.Sprintf("%.1f", lo) {
+		s = fmt.Sprintf("load %.1f–%.1f", lo, hi)
+	}
+	if n := f.HighStealPairs; n > 0 {
+		s += fmt.Sprintf(", %d pair(s) with steal above %.0f%% of CPU time (kept, flagged high_steal in the export)", n, 100*harness.HighSteal)
+	}
+	return s
+}
+
 // Revision names a build: its short VCS revision, "+modified" for a dirty
 // tree, or its version when it has no revision.
 func Revision(t harness.Tool) string {
