@@ -41,6 +41,7 @@ type abFlags struct {
 	noGCTable         bool
 	layouts           string
 	workload          abWorkload // the run command's workload flags
+	load              loadFlags
 }
 
 func newABCmd() *cobra.Command {
@@ -123,6 +124,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.alpha, "alpha", fmt.Sprint(analysis.DefaultAlpha), "chance of any false alarm over the whole "+what+" (split over the looks, Holm across rows)")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
+	af.load.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")

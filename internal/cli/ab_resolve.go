@@ -103,6 +103,9 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	}
 	p.pin = af.pin
 	o.IgnoreFailure = af.ignoreFailure
+	if o.WaitForLoad, err = af.load.resolve(); err != nil {
+		return err
+	}
 	if p.export != "" {
 		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
 			return err

@@ -64,6 +64,9 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	}
 	fmt.Fprintf(p.out, "    %d benchmark(s); %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
 		len(o.Benchmarks), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	if l := loadNow(o.WaitForLoad); l != "" {
+		fmt.Fprintf(p.out, "    %s\n", l)
+	}
 	export := layoutExport(p.export, layout)
 	var exportErr error
 	if export != "" {

@@ -159,6 +159,9 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
 		"    each step: %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
 		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), each, 100*bp.rule.Threshold, bp.alpha)
+	if l := loadNow(bp.opts.WaitForLoad); l != "" {
+		fmt.Fprintf(bp.out, "    %s\n", l)
+	}
 	stepsOut := newWrapWriter(stdout, bp.ropts.Width)
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,

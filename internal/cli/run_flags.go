@@ -36,6 +36,7 @@ type benchFlags struct {
 	exportJSON, exportCSV          string
 	exportMarkdown, exportGoBench  string
 	baseline, failOnRegression     string
+	load                           loadFlags
 }
 
 // maxRunCount bounds the run-count flags: the largest int32, so every
@@ -82,6 +83,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.exportGoBench, "export-gobench", "", "write every run in the Go benchmark format (for benchstat); - is stdout")
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
 	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
+	b.load.register(f)
 }
 
 // exportTarget is one requested export file.
@@ -141,6 +143,9 @@ func (b *benchFlags) resolve() (*session, error) {
 	}
 	o.IgnoreFailure = b.ignoreFailure
 	o.Reference = b.reference
+	if o.WaitForLoad, err = b.load.resolve(); err != nil {
+		return nil, err
+	}
 	if s.ropts.Sort, err = report.ParseSort(b.sort); err != nil {
 		return nil, fmt.Errorf("--sort: %w", err)
 	}
