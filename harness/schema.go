@@ -97,6 +97,11 @@ type Result struct {
 	// CellsPerSec its throughput.
 	NsPerCell   float64 `json:"ns_per_cell"`
 	CellsPerSec float64 `json:"cells_per_sec"`
+	// CPUNsPerCell is the mean CPU time of the measured passes per unit of
+	// work (0 when no run measured it). Like Relative, it is the analysis
+	// package's figure (analysis.CPUPerUnit), filled before a file is
+	// exported (analysis.Annotate) and cleared by Summarize.
+	CPUNsPerCell float64 `json:"cpu_ns_per_cell,omitempty"`
 	// Relative compares this result with RelativeTo, the reference of its
 	// group of equal work, on RelativeBasis: "time" (mean wall time, when
 	// every result of the file does the same work) or "per cell" / "per call"

@@ -26,7 +26,7 @@ type benchFlags struct {
 	minTime, timeout               time.Duration
 	order, reference               string
 	sort, timeUnit, style          string
-	ignoreFailure, gcTable         bool
+	ignoreFailure, gcTable, cpu    bool
 	showOutput                     bool
 	paramLists                     []string
 	paramScan                      string
@@ -77,6 +77,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringArrayVarP(&b.commandNames, "command-name", "n", nil, "name the benchmarks in the output: once per benchmark in order, or once as a template with {cell} and {PARAMETER} (e.g. {batch-size})")
 	f.StringVar(&b.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1; each must be one this process may run on")
 	f.BoolVar(&b.gcTable, "gc-table", false, "print the GC table (minimum, median, maximum, stdev) for each benchmark")
+	f.BoolVar(&b.cpu, "cpu", false, "show the CPU time of the measured passes per cell (per call), every thread's, beside the wall time: cpu-ns/cell in the summary and each benchmark's block")
 	f.StringVar(&b.exportJSON, "export-json", "", "write every sample and statistic as JSON (schema "+harness.Schema+"); - is stdout")
 	f.StringVar(&b.exportCSV, "export-csv", "", "write the summary as CSV; - is stdout")
 	f.StringVar(&b.exportMarkdown, "export-markdown", "", "write the summary as a Markdown table; - is stdout")
@@ -182,6 +183,7 @@ func (b *benchFlags) resolve() (*session, error) {
 	s.style = report.ResolveStyle(style, outFile)
 	s.ropts.Style = s.style
 	s.ropts.Width = terminalColumns(outFile)
+	s.ropts.CPU = b.cpu
 	if s.style == report.None {
 		s.out = io.Discard
 	}
