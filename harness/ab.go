@@ -167,6 +167,10 @@ type ABFile struct {
 	// Gate is the decision on the final runs, recorded by the caller (the
 	// harness does not judge); nil when none was made.
 	Gate *ABGate `json:"gate,omitempty"`
+	// Sizes are the work given to each benchmark whose work was sized
+	// (ab --equal-time) or given by hand (--niters-for), recorded by the
+	// caller; empty when every benchmark ran the work asked.
+	Sizes []ABSize `json:"sizes,omitempty"`
 	// Layout is the function layout both builds were linked in, for a
 	// session of ab --layouts (the -randlayout seed; "0" the linker's
 	// default); empty otherwise. Recorded by the caller.
@@ -202,6 +206,23 @@ type ABGateRow struct {
 	// still says what it excluded; Bound is its figure as a fraction.
 	Claim string   `json:"claim,omitempty"`
 	Bound *float64 `json:"bound,omitempty"`
+}
+
+// ABSize is the work an A/B session gave one benchmark when benchmarks may
+// run different work (ABFile.Sizes): both sides of every pair ran Work.
+type ABSize struct {
+	Label string `json:"label"`
+	// Param is the parameter that sets a run's work: niters (msgpass) or
+	// calls (callback).
+	Param string `json:"param"`
+	// Asked is the work that was asked for; Work what the benchmark ran.
+	Asked int64 `json:"asked"`
+	Work  int64 `json:"work"`
+	// PilotNs is the measured time of its timing run at Asked (0 when its
+	// work was given by hand, or its timing run failed).
+	PilotNs int64 `json:"pilot_ns,omitempty"`
+	// Given marks a work given by hand (--niters-for, --calls-for).
+	Given bool `json:"given,omitempty"`
 }
 
 // ABLog records one look of an A/B session.

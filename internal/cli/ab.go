@@ -42,6 +42,7 @@ type abFlags struct {
 	layouts           string
 	workload          abWorkload // the run command's workload flags
 	load              loadFlags
+	work              workFlags
 }
 
 func newABCmd() *cobra.Command {
@@ -125,6 +126,7 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
 	af.load.register(f)
+	af.work.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")

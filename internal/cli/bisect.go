@@ -268,6 +268,7 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 	}
 	sess, err := bp.runner.Prepare(ctx, absession.Spec{
 		Options: o, Rule: rule, Base: &absession.Rev{Commit: s.Good}, Head: &absession.Rev{Commit: s.Commit}, Layout: layout, Pin: bp.pin,
+		Work: bp.work,
 	})
 	var se *absession.SideError
 	var be *gitrev.BuildError
@@ -282,6 +283,13 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}}
 	}
 	bp.sayNotes(sess.NotesText(), s.Commit)
+	if bp.work != nil && bp.work.Decided == nil {
+		// Every later step runs the work the first one decided.
+		bp.work.Decided = append([]harness.ABSize{}, sess.Sizes...)
+		if t := absession.SizesText(sess.Sizes); t != "" {
+			fmt.Fprintf(bp.out, "bisect: %s\n", t)
+		}
+	}
 	res, err := sess.Run(ctx)
 	switch {
 	case err != nil:
