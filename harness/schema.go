@@ -36,15 +36,15 @@ type File struct {
 	// Order the run order ("interleaved" or "grouped"); both are run
 	// control recorded as metadata (the slow-first-run warning depends on
 	// Warmup).
-	Warmup int    `json:"warmup,omitempty"`
-	Order  string `json:"order,omitempty"`
+	Warmup   int      `json:"warmup,omitempty"`
+	Order    string   `json:"order,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Results  []Result `json:"results"`
 	// WaitForLoad is the load average every round waited to fall below
 	// (Options.WaitForLoad; 0: none), and LoadWaits the waits it took.
 	// Empty in a side of an A/B session: its file holds them.
 	WaitForLoad float64       `json:"wait_for_load,omitempty"`
 	LoadWaits   []LoadWaitLog `json:"load_waits,omitempty"`
-	Warnings    []string      `json:"warnings,omitempty"`
-	Results     []Result      `json:"results"`
 }
 
 // Tool describes the binary that produced a file.

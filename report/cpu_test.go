@@ -12,12 +12,7 @@ import (
 // its line.
 func TestSummaryCPUColumn(t *testing.T) {
 	t.Parallel()
-	f := seedFile()
-	long := result("boxroot:locked-remote", 1.9, 0.3, 1.5, 2.4, 1.5, 1.9, 2.4)
-	long.Cell = "boxroot:locked-remote"
-	cgo := result("cgo-handle", 20, 0.2, 19.8, 20.2, 19.8, 20, 20.2)
-	cgo.Cell = "cgo-handle"
-	f.Results = append(f.Results, long, cgo)
+	f := wideFile()
 	for i := range f.Results[:4] { // cgo-handle's runs did not measure it
 		for k := range f.Results[i].Runs {
 			run := &f.Results[i].Runs[k]
