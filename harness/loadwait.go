@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -110,8 +111,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // waitText says what a wait is doing: "waiting for the load to fall below
 // 2.0: 5.3 now, waited 15s of at most 10m0s".
 func (w *LoadWait) waitText(load float64, waited time.Duration) string {
-	return fmt.Sprintf("waiting for the load to fall below %.1f: %.1f now, waited %s of at most %s",
-		w.Below, load, waited.Round(time.Second), w.Timeout)
+	return fmt.Sprintf("waiting for the load to fall below %s: %.1f now, waited %s of at most %s",
+		bound(w.Below), load, waited.Round(time.Second), w.Timeout)
 }
 
 // LogText says how a wait ended, in one line: "round 3 started at load 1.8
@@ -120,11 +121,14 @@ func (w *LoadWait) waitText(load float64, waited time.Duration) string {
 func (w *LoadWait) LogText(l LoadWaitLog) string {
 	waited := time.Duration(l.WaitedNs).Round(time.Second)
 	if l.GaveUp {
-		return fmt.Sprintf("gave up waiting for the load to fall below %.1f after %s: round %d started at load %.1f",
-			w.Below, waited, l.Round, l.Load)
+		return fmt.Sprintf("gave up waiting for the load to fall below %s after %s: round %d started at load %.1f",
+			bound(w.Below), waited, l.Round, l.Load)
 	}
-	return fmt.Sprintf("round %d started at load %.1f after waiting %s for it to fall below %.1f", l.Round, l.Load, waited, w.Below)
+	return fmt.Sprintf("round %d started at load %.1f after waiting %s for it to fall below %s", l.Round, l.Load, waited, bound(w.Below))
 }
+
+// bound writes a load bound as it was given: 2, 1.5, 0.25.
+func bound(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // awaitLoad waits for the load before round (from 1), when the session
 // waits (w not nil): the wait shows on the progress bar, or as a line on

@@ -79,9 +79,9 @@ func TestLoadWaitTexts(t *testing.T) {
 	t.Parallel()
 	w := &LoadWait{Below: 2, Timeout: 10 * time.Minute}
 	for _, tc := range []struct{ got, want string }{
-		{w.waitText(5.34, 15400*time.Millisecond), "waiting for the load to fall below 2.0: 5.3 now, waited 15s of at most 10m0s"},
-		{w.LogText(LoadWaitLog{Round: 3, WaitedNs: 35e9, Load: 1.8}), "round 3 started at load 1.8 after waiting 35s for it to fall below 2.0"},
-		{w.LogText(LoadWaitLog{Round: 3, WaitedNs: 600e9, Load: 5.3, GaveUp: true}), "gave up waiting for the load to fall below 2.0 after 10m0s: round 3 started at load 5.3"},
+		{w.waitText(5.34, 15400*time.Millisecond), "waiting for the load to fall below 2: 5.3 now, waited 15s of at most 10m0s"},
+		{w.LogText(LoadWaitLog{Round: 3, WaitedNs: 35e9, Load: 1.8}), "round 3 started at load 1.8 after waiting 35s for it to fall below 2"},
+		{w.LogText(LoadWaitLog{Round: 3, WaitedNs: 600e9, Load: 5.3, GaveUp: true}), "gave up waiting for the load to fall below 2 after 10m0s: round 3 started at load 5.3"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
@@ -116,8 +116,8 @@ func TestABWaitsForLoad(t *testing.T) {
 	if got := f.FinishedAt.Sub(f.StartedAt); got < 22*time.Second {
 		t.Errorf("session took %v, want the 22 s of waits in it", got)
 	}
-	for _, line := range []string{"waiting for the load to fall below 2.0: 5.0 now", "round 1 started at load 1.0 after waiting 10s",
-		"gave up waiting for the load to fall below 2.0 after 12s: round 3 started at load 5.0"} {
+	for _, line := range []string{"waiting for the load to fall below 2: 5.0 now", "round 1 started at load 1.0 after waiting 10s",
+		"gave up waiting for the load to fall below 2 after 12s: round 3 started at load 5.0"} {
 		if !strings.Contains(notices.String(), line) {
 			t.Errorf("notices lack %q:\n%s", line, notices.String())
 		}

@@ -68,7 +68,7 @@ func loadNow(w *harness.LoadWait) string {
 	}
 	s := fmt.Sprintf("load now %.1f", l)
 	if w != nil {
-		s += fmt.Sprintf("; each round waits for it to fall below %.1f (at most %s)", w.Below, w.Timeout)
+		s += fmt.Sprintf("; each round waits for it to fall below %s (at most %s)", formatLoad(w.Below), w.Timeout)
 	}
 	return s
 }
