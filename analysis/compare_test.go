@@ -347,7 +347,7 @@ func TestPathsSurfaceLoadErrors(t *testing.T) {
 		"schema.json":    {`{"schema": "hyperfine/v1", "results": []}`, `schema "hyperfine/v1" is not supported`},
 		"noschema.json":  {`{"results": []}`, `no "schema" field`},
 		"empty.json":     {"", "empty file"},
-		"wrongtype.json": {`{"schema": "rootbench/v1", "results": {"a": 1}}`, "not a rootbench/v1 results file"},
+		"wrongtype.json": {`{"schema": "rootbench/v1", "results": {"a": 1}}`, "not a rootbench/v2 results file"},
 	}
 	for name, tc := range cases {
 		p := filepath.Join(dir, name)

@@ -2,9 +2,9 @@ package analysis
 
 // This file describes a result's runs: the count, minimum, median,
 // maximum, mean and standard deviation of any per-run figure over the
-// successful runs (harness/stats computes them), the change of a figure's
-// median between two sides, and the medians of an implementation's
-// counters. It is descriptive: it assumes nothing about how the runs are
+// successful runs (harness/stats computes them), the CPU time per unit of
+// work, the change of a figure's median between two sides, and the medians
+// of an implementation's counters. It is descriptive: it assumes nothing about how the runs are
 // distributed and tests nothing.
 
 import (
@@ -30,6 +30,42 @@ func DescribeRuns(r *harness.Result, value func(*harness.Run) float64) stats.Sum
 // stats.Describe (N 0 when there is none).
 func DescribeUnitTimes(r *harness.Result) stats.Summary {
 	return stats.Describe(UnitTimes(r))
+}
+
+// CPUPerUnit is r's CPU time per unit of work in nanoseconds: the CPU time
+// of the measured passes (harness.Run.CPUNs) summed over the successful
+// runs that measured it, over the units of work those runs did, as the
+// wall time's NsPerCell is computed (the mean time per unit, each run
+// weighted by its work). ok is false when no successful run measured it
+// (files of schema rootbench/v1, workers that predate it).
+func CPUPerUnit(r *harness.Result) (ns float64, ok bool) {
+	var cpu, cells float64
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		if run.Failed || run.CPUNs() <= 0 || run.Cells <= 0 {
+			continue
+		}
+		cpu += float64(run.CPUNs())
+		cells += float64(run.Cells)
+	}
+	if cells == 0 {
+		return 0, false
+	}
+	return cpu / cells, true
+}
+
+// HasCPU reports whether some result of f has a CPU time per unit of work
+// (CPUPerUnit): whether the reports show that figure.
+func HasCPU(f *harness.File) bool {
+	if f == nil {
+		return false
+	}
+	for i := range f.Results {
+		if _, ok := CPUPerUnit(&f.Results[i]); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // MedianChange is how a figure's median changed from base to head, as a

@@ -423,8 +423,9 @@ func (r *Relatives) BasisString() string {
 }
 
 // Annotate fills every Result's Relative, RelativeStddev, RelativeBasis and
-// RelativeTo from Relate, so that an exported file carries the figures the
-// reports show. Results without a ratio get zeros and empty strings.
+// RelativeTo from Relate, and its CPUNsPerCell (CPUPerUnit), so that an
+// exported file carries the figures the reports show. Results without a
+// ratio get zeros and empty strings, without CPU time a zero.
 func Annotate(f *harness.File) *Relatives {
 	rel := Relate(f)
 	if f == nil {
@@ -433,6 +434,7 @@ func Annotate(f *harness.File) *Relatives {
 	for i := range f.Results {
 		r, row := &f.Results[i], rel.Rows[i]
 		r.Relative, r.RelativeStddev, r.RelativeBasis, r.RelativeTo = 0, 0, "", ""
+		r.CPUNsPerCell, _ = CPUPerUnit(r)
 		if row.OK {
 			r.Relative, r.RelativeStddev = row.Ratio.Ratio, row.Stddev
 			r.RelativeBasis = rel.BasisString()

@@ -35,6 +35,10 @@ type RunSummaryRow struct {
 	Relative
 	// IsIncumbent marks IncumbentCell's result.
 	IsIncumbent bool
+	// CPUPerUnit is the result's CPU time per unit of work in ns, when
+	// HasCPUPerUnit (CPUPerUnit).
+	CPUPerUnit    float64
+	HasCPUPerUnit bool
 	// FasterThanIncumbent is the incumbent's time over this result's
 	// (Relative.Incumbent.Inverse()): above 1, the result is that many
 	// times faster than the incumbent.
@@ -56,6 +60,7 @@ func Summarize(f *harness.File) *RunSummary {
 	s := &RunSummary{Relatives: rel, Headline: Lead(f, rel), Rows: make([]RunSummaryRow, len(rel.Rows))}
 	for i, x := range rel.Rows {
 		s.Rows[i] = RunSummaryRow{Relative: x, IsIncumbent: f.Results[i].Cell == IncumbentCell, FasterThanIncumbent: x.Incumbent.Inverse()}
+		s.Rows[i].CPUPerUnit, s.Rows[i].HasCPUPerUnit = CPUPerUnit(&f.Results[i])
 	}
 	for _, g := range rel.Groups {
 		if g.Reference >= 0 {

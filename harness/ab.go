@@ -10,8 +10,16 @@ import (
 // A/B sessions: see "A/B sessions" in the package documentation (doc.go)
 // for the order, the looks and the budget.
 
-// ABSchema is the version tag of the A/B results file.
-const ABSchema = "rootbench-ab/v1"
+// ABSchema is the version tag of the A/B results file this build writes.
+// rootbench-ab/v2 adds to rootbench-ab/v1 its sides of schema rootbench/v2
+// (Schema), the pairs flagged for steal (HighStealPairs, RunEnv.HighSteal),
+// the sizes of equal-time sessions (Sizes) and the waits for the load
+// (LoadWaits).
+const ABSchema = "rootbench-ab/v2"
+
+// ABSchemas are the A/B results file schemas this build reads, oldest
+// first.
+var ABSchemas = []string{"rootbench-ab/v1", ABSchema}
 
 // Side is one build in an A/B session.
 type Side struct {
@@ -98,6 +106,10 @@ type ABOptions struct {
 	// Rule is the sequential rule: where the looks are and what each
 	// decides (analysis.Sequential).
 	Rule SequentialRule
+	// WaitForLoad, when not nil, makes every measured round wait for the
+	// load first (LoadWait); the time waited does not count against
+	// MaxTime.
+	WaitForLoad *LoadWait
 
 	Workload, Unit string            // copied into both Files
 	Params         map[string]string // parameters common to all benchmarks
@@ -144,9 +156,21 @@ type ABFile struct {
 	// Stopped says why sampling ended: decided, last-look, budget, failed
 	// or interrupted.
 	Stopped string `json:"stopped"`
+	// WaitForLoad is the load average every round waited to fall below
+	// (ABOptions.WaitForLoad; 0: none), and LoadWaits the waits it took.
+	WaitForLoad float64       `json:"wait_for_load,omitempty"`
+	LoadWaits   []LoadWaitLog `json:"load_waits,omitempty"`
+	// HighStealPairs counts the pairs in which a run saw steal above
+	// HighSteal (RunEnv.HighSteal says which runs): kept in every look and
+	// verdict, and counted here so that a reader knows.
+	HighStealPairs int `json:"high_steal_pairs"`
 	// Gate is the decision on the final runs, recorded by the caller (the
 	// harness does not judge); nil when none was made.
 	Gate *ABGate `json:"gate,omitempty"`
+	// Sizes are the work given to each benchmark whose work was sized
+	// (ab --equal-time) or given by hand (--niters-for), recorded by the
+	// caller; empty when every benchmark ran the work asked.
+	Sizes []ABSize `json:"sizes,omitempty"`
 	// Layout is the function layout both builds were linked in, for a
 	// session of ab --layouts (the -randlayout seed; "0" the linker's
 	// default); empty otherwise. Recorded by the caller.
@@ -185,6 +209,23 @@ type ABGateRow struct {
 	// still says what it excluded; Bound is its figure as a fraction.
 	Claim string   `json:"claim,omitempty"`
 	Bound *float64 `json:"bound,omitempty"`
+}
+
+// ABSize is the work an A/B session gave one benchmark when benchmarks may
+// run different work (ABFile.Sizes): both sides of every pair ran Work.
+type ABSize struct {
+	Label string `json:"label"`
+	// Param is the parameter that sets a run's work: niters (msgpass) or
+	// calls (callback).
+	Param string `json:"param"`
+	// Asked is the work that was asked for; Work what the benchmark ran.
+	Asked int64 `json:"asked"`
+	Work  int64 `json:"work"`
+	// PilotNs is the measured time of its timing run at Asked (0 when its
+	// work was given by hand, or its timing run failed).
+	PilotNs int64 `json:"pilot_ns,omitempty"`
+	// Given marks a work given by hand (--niters-for, --calls-for).
+	Given bool `json:"given,omitempty"`
 }
 
 // ABLog records one look of an A/B session.
@@ -257,6 +298,9 @@ func (o ABOptions) check() (ABOptions, error) {
 		return o, fmt.Errorf("time budget %v: must be 0 (none) or positive", o.MaxTime)
 	case o.Timeout < 0:
 		return o, fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
+	}
+	if err := o.WaitForLoad.check(); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -73,10 +73,11 @@ type abEngine struct {
 	lastAtBudget bool
 	// reps[i] is how many pairs (a base and a head run, back to back)
 	// benchmark i makes per round, pairs[i] how many it has made (see
-	// balance); paceStart and paceRounds time the rounds since the last
+	// balance); paceStart (the session's elapsed time then) and paceRounds
+	// time the rounds since the last
 	// change of reps, and estRound estimates a round until one is timed.
 	reps, pairs []int
-	paceStart   time.Time
+	paceStart   time.Duration
 	paceRounds  int
 	estRound    time.Duration
 }
@@ -141,7 +142,7 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			// The plan depends on the rounds' pace only, never on what
 			// they measured.
 			perRound, _ := e.perRound()
-			left := e.opt.MaxTime - e.now().Sub(e.started)
+			left := e.opt.MaxTime - e.elapsed()
 			reach := runs + int(max(0, left)/max(perRound, 1))
 			e.plan = e.opt.Rule.PlanLooks(reach)
 			if err := checkLooks(e.plan); err != nil || len(e.plan) > e.opt.Rule.MaxLooks() {
@@ -169,15 +170,18 @@ func (e *abEngine) sample(ctx context.Context) (stopped string, interrupted bool
 			continue
 		}
 		if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 {
-			if e.now().Sub(e.started)+perRound > e.opt.MaxTime {
+			if e.elapsed()+perRound > e.opt.MaxTime {
 				if runs > lastRuns {
 					e.look(Look{Number: next + 1, Of: e.lookCount(), Runs: runs, Final: true, Budget: true})
 				}
 				return StopBudget, false
 			}
 		}
+		if e.awaitLoad(ctx, e.opt.WaitForLoad, e.rounds+1) {
+			return StopInterrupted, true
+		}
 		if e.rounds == 0 {
-			e.paceStart = e.now()
+			e.paceStart = e.elapsed()
 		}
 		for i := range e.opt.Benchmarks {
 			if e.states[sideBase][i].stopped {
@@ -247,7 +251,7 @@ func (e *abEngine) balance() {
 	}
 	// Rounds now take longer: time them afresh, estimating the first.
 	e.estRound = time.Duration(float64(perRound) * after / before)
-	e.paceStart, e.paceRounds = e.now(), 0
+	e.paceStart, e.paceRounds = e.elapsed(), 0
 }
 
 // lookCount is the most looks the session can make: the planned ones, or
@@ -264,7 +268,7 @@ func (e *abEngine) lookCount() int {
 func (e *abEngine) perRound() (d time.Duration, ok bool) {
 	switch {
 	case e.paceRounds > 0:
-		return e.now().Sub(e.paceStart) / time.Duration(e.paceRounds), true
+		return (e.elapsed() - e.paceStart) / time.Duration(e.paceRounds), true
 	case e.estRound > 0:
 		return e.estRound, true
 	}
@@ -309,7 +313,7 @@ func (e *abEngine) runsPerSide() int {
 func (e *abEngine) look(l Look) bool {
 	f := e.snapshot(true)
 	done, note := e.opt.Rule.Decide(f.Base, f.Head, l)
-	e.looks = append(e.looks, ABLog{Look: l, ElapsedNs: e.now().Sub(e.started).Nanoseconds(), Done: done, Note: note})
+	e.looks = append(e.looks, ABLog{Look: l, ElapsedNs: e.elapsed().Nanoseconds(), Done: done, Note: note})
 	if e.opt.OnLook != nil {
 		snap := e.snapshot(true)
 		snap.Stopped = StopRunning
@@ -335,7 +339,7 @@ func (e *abEngine) plannedTotal() int {
 		last = e.plan[len(e.plan)-1]
 	}
 	if perRound, ok := e.perRound(); ok && e.opt.MaxTime > 0 && perRound > 0 {
-		left := e.opt.MaxTime - e.now().Sub(e.started)
+		left := e.opt.MaxTime - e.elapsed()
 		byBudget := e.rounds + max(0, int(left/perRound))
 		if e.lastAtBudget {
 			last = byBudget
@@ -372,6 +376,10 @@ func (e *abEngine) snapshot(partial bool) *ABFile {
 	}
 	f.Base = e.sideFile(sideBase, partial)
 	f.Head = e.sideFile(sideHead, partial)
+	f.HighStealPairs = f.highStealPairs()
+	if w := e.opt.WaitForLoad; w != nil {
+		f.WaitForLoad, f.LoadWaits = w.Below, slices.Clone(e.loadWaits)
+	}
 	return f
 }
 

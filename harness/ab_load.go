@@ -25,3 +25,27 @@ func (f *ABFile) LoadRange() (lo, hi float64, ok bool) {
 	}
 	return lo, hi, ok
 }
+
+// highStealPairs counts the pairs of the session (a benchmark's base and
+// head runs with one Pair number) in which either run saw steal above
+// HighSteal (RunEnv.HighSteal).
+func (f *ABFile) highStealPairs() int {
+	type key struct {
+		label string
+		pair  int
+	}
+	flagged := map[key]bool{}
+	for _, side := range []*File{f.Base, f.Head} {
+		if side == nil {
+			continue
+		}
+		for _, r := range side.Results {
+			for _, run := range r.Runs {
+				if run.Pair > 0 && run.Env != nil && run.Env.HighSteal {
+					flagged[key{r.Label, run.Pair}] = true
+				}
+			}
+		}
+	}
+	return len(flagged)
+}

@@ -69,6 +69,15 @@ func (fa *fakeAB) run(t fataler) (*ABFile, error) {
 		return Run{WallNs: w.Nanoseconds() / 2, Cells: 10, ProcessWallNs: w.Nanoseconds()}, false
 	})
 	e.now = func() time.Time { return clock }
+	if w := opt.WaitForLoad; w != nil {
+		// Waiting for the load advances the clock as the runs do.
+		wc := *w
+		wc.Sleep = func(_ context.Context, d time.Duration) error {
+			clock = clock.Add(d)
+			return nil
+		}
+		e.opt.WaitForLoad = &wc
+	}
 	fa.engine = e
 	return e.run(ctx)
 }

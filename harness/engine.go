@@ -62,6 +62,12 @@ type engine struct {
 	// pair numbers a benchmark's next measured run (A/B pairs); nil
 	// leaves Run.Pair 0.
 	pair func(i int) int
+	// loadWaits are the waits for the load made before rounds (awaitLoad),
+	// waited their total time, kept out of the session's elapsed time;
+	// noWait is set once the load could not be read.
+	loadWaits []LoadWaitLog
+	waited    time.Duration
+	noWait    bool
 }
 
 func newCoreEngine(names []string, benchmarks []Benchmark, exec sideExec) *engine {
@@ -136,6 +142,11 @@ func (e *engine) record(side, i int, run Run) {
 		}
 	}
 }
+
+// elapsed is the session's time so far, the waits for the load left out
+// (they have their own bound, LoadWait.Timeout): what its budget and the
+// pace of its rounds count.
+func (e *engine) elapsed() time.Duration { return e.now().Sub(e.started) - e.waited }
 
 // doneTotal is the number of runs made, warm-ups included, on every side.
 func (e *engine) doneTotal() int {

@@ -43,7 +43,8 @@ type workerCmd struct {
 
 // execWorker runs one worker process to completion and returns its run: the
 // worker's report plus the parent's figures (StartedAt, process wall, user,
-// sys, peak RSS), or a failed run with its reason. interrupted is true when
+// sys, peak RSS, and the load around the run, Env, where it can be read),
+// or a failed run with its reason. interrupted is true when
 // ctx was cancelled while the worker ran: the worker has been killed and the
 // run means nothing.
 //
@@ -77,6 +78,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	// SIGINT reaches only the parent, which decides what to do.
 	procgroup.Own(cmd, waitDelay)
 
+	env := startEnv()
 	run.StartedAt = time.Now()
 	if err := cmd.Start(); err != nil {
 		switch {
@@ -92,6 +94,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 	}
 	err := cmd.Wait()
 	run.ProcessWallNs = time.Since(run.StartedAt).Nanoseconds()
+	run.Env = env.finish()
 	if ps := cmd.ProcessState; ps != nil {
 		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 			run.UserNs = ru.Utime.Nano()
@@ -142,6 +145,7 @@ func execWorker(ctx context.Context, w workerCmd) (run Run, interrupted bool) {
 		return fail("worker reported an error: " + msg)
 	}
 	run.WallNs, run.Cells, run.PassNs, run.GC, run.Stats = rep.WallNs, rep.Cells, rep.PassNs, rep.GC, rep.Stats
+	run.CPUUserNs, run.CPUSysNs = rep.CPUUserNs, rep.CPUSysNs
 	return run, false
 }
 

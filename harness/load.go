@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -32,11 +34,11 @@ func Decode(r io.Reader, name string) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: not a %s results file: %w", name, Schema, err)
 	}
-	if f.Schema != Schema {
-		if f.Schema == "" {
-			return nil, fmt.Errorf("%s: no \"schema\" field: not a rootbench results file (expected schema %q)", name, Schema)
-		}
-		return nil, fmt.Errorf("%s: schema %q is not supported (expected %q)", name, f.Schema, Schema)
+	if f.Schema == "" {
+		return nil, fmt.Errorf("%s: no \"schema\" field: not a rootbench results file (expected schema %q)", name, Schema)
+	}
+	if err := checkSchema(f.Schema, Schemas, ""); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := checkResults(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -101,8 +103,8 @@ func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: not a %s file: %w", name, ABSchema, err)
 	}
-	if f.Schema != ABSchema {
-		return nil, fmt.Errorf("%s: schema %q, expected %q (the file ab --export-json writes)", name, f.Schema, ABSchema)
+	if err := checkSchema(f.Schema, ABSchemas, ": the files ab --export-json writes"); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if f.Base == nil || f.Head == nil {
 		return nil, fmt.Errorf("%s: an A/B results file needs both sides, base and head", name)
@@ -115,7 +117,31 @@ func DecodeAB(r io.Reader, name string) (*ABFile, error) {
 			return nil, fmt.Errorf("%s: %s: %w", name, side.name, err)
 		}
 	}
+	f.HighStealPairs = f.highStealPairs() // from the runs, as the session counted them
 	return &f, nil
+}
+
+// checkSchema accepts a schema of accepted (oldest first, the newest this
+// build writes last); the error is one line naming the schema and what is
+// accepted, and says when the file comes from a newer rootbench. what
+// follows the list of accepted schemas (e.g. which command writes such
+// files).
+func checkSchema(schema string, accepted []string, what string) error {
+	if slices.Contains(accepted, schema) {
+		return nil
+	}
+	newest := accepted[len(accepted)-1]
+	family, _, _ := strings.Cut(newest, "/v")
+	list := strings.Join(accepted, ", ")
+	if fam, v, ok := strings.Cut(schema, "/v"); ok && fam == family {
+		if n, err := strconv.Atoi(v); err == nil {
+			_, nv, _ := strings.Cut(newest, "/v")
+			if m, _ := strconv.Atoi(nv); n > m {
+				return fmt.Errorf("schema %q is newer than this rootbench reads (accepted: %s): read it with the rootbench that wrote it, or a newer one", schema, list)
+			}
+		}
+	}
+	return fmt.Errorf("schema %q is not supported (accepted: %s%s)", schema, list, what)
 }
 
 // LoadAB reads and checks the A/B results file at path ("-" reads standard

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,10 @@ func TestDecodeErrorsNameTheFileAndTheProblem(t *testing.T) {
 		{`{"schema": "hyperfine"}`, `schema "hyperfine" is not supported`},
 		{`{"results": []}`, `no "schema" field`},
 		{`{"schema": "rootbench/v1", "results": [{"cell": "x"}]}`, "no label"},
-		{`{"schema": "rootbench/v1", "results": {}}`, "not a rootbench/v1 results file"},
-		{`[1, 2]`, "not a rootbench/v1 results file"},
+		{`{"schema": "rootbench/v1", "results": {}}`, "not a rootbench/v2 results file"},
+		{`[1, 2]`, "not a rootbench/v2 results file"},
+		{`{"schema": "rootbench/v3", "results": []}`, `schema "rootbench/v3" is newer than this rootbench reads (accepted: rootbench/v1, rootbench/v2)`},
+		{`{"schema": "rootbench/v0", "results": []}`, `schema "rootbench/v0" is not supported (accepted: rootbench/v1, rootbench/v2)`},
 	} {
 		_, err := Decode(strings.NewReader(tc.data), "r.json")
 		if err == nil || !strings.Contains(err.Error(), "r.json") || !strings.Contains(err.Error(), tc.want) {
@@ -82,7 +85,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if file.Schema != Schema {
+		if !slices.Contains(Schemas, file.Schema) {
 			t.Fatalf("accepted schema %q", file.Schema)
 		}
 		for _, r := range file.Results {
@@ -99,8 +102,9 @@ func TestDecodeABErrorsNameTheFileAndTheProblem(t *testing.T) {
 	side := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": 5, "cells": 1}]}]}`
 	bad := `{"schema": "rootbench/v1", "results": [{"label": "x", "runs": [{"wall_ns": -5, "cells": 1}]}]}`
 	for _, tc := range []struct{ data, want string }{
-		{"{", "not a rootbench-ab/v1 file"},
-		{side, `schema "rootbench/v1", expected "rootbench-ab/v1"`},
+		{"{", "not a rootbench-ab/v2 file"},
+		{side, `schema "rootbench/v1" is not supported (accepted: rootbench-ab/v1, rootbench-ab/v2: the files ab --export-json writes)`},
+		{`{"schema": "rootbench-ab/v9", "base": ` + side + `, "head": ` + side + `}`, `schema "rootbench-ab/v9" is newer than this rootbench reads`},
 		{`{"schema": "rootbench-ab/v1", "base": ` + side + `}`, "needs both sides"},
 		{`{"schema": "rootbench-ab/v1", "base": ` + side + `, "head": ` + bad + `}`, "ab.json: head:"},
 		{`{"schema": "rootbench-ab/v1", "base": {"schema": "rootbench/v1", "results": [{"cell": "y"}]}, "head": ` + side + `}`, "base: result 0 has no label"},
@@ -110,8 +114,10 @@ func TestDecodeABErrorsNameTheFileAndTheProblem(t *testing.T) {
 			t.Errorf("DecodeAB(%.40q...) = %v, want an error naming ab.json and saying %q", tc.data, err, tc.want)
 		}
 	}
-	f, err := DecodeAB(strings.NewReader(`{"schema": "rootbench-ab/v1", "layout": "5", "base": `+side+`, "head": `+side+`}`), "ab.json")
-	if err != nil || f.Layout != "5" || len(f.Head.Results) != 1 {
-		t.Errorf("a valid file: %+v, %v", f, err)
+	for _, schema := range ABSchemas {
+		f, err := DecodeAB(strings.NewReader(`{"schema": "`+schema+`", "layout": "5", "base": `+side+`, "head": `+side+`}`), "ab.json")
+		if err != nil || f.Layout != "5" || len(f.Head.Results) != 1 {
+			t.Errorf("a valid file of %s: %+v, %v", schema, f, err)
+		}
 	}
 }

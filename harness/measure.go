@@ -8,6 +8,8 @@ import (
 	"runtime/metrics"
 	"strings"
 	"time"
+
+	"github.com/rootbench/rootbench/cputime"
 )
 
 // The worker's side of a run: Measure wraps the workload and fills the GC
@@ -36,10 +38,12 @@ const (
 var aroundMetrics = []string{mGCCycles, mGCCPUTotal, mGCCPUAssist, mGCCPUDedic, mGCCPUIdle, mGCCPUPause, mPausesTotal, mPausesStop}
 
 // Pass is what one pass of a workload measured: its own wall time
-// (excluding its set-up and teardown), the units of work it did, and the
-// implementation's statistics after it.
+// (excluding its set-up and teardown), the process's CPU time over the
+// same interval (read by the workload where it reads its clock), the units
+// of work it did, and the implementation's statistics after it.
 type Pass struct {
 	Wall  time.Duration
+	CPU   cputime.Times
 	Cells int64
 	Stats map[string]int64
 }
@@ -54,11 +58,13 @@ const MaxPasses = 1000
 // heap), passes more times. Each call of pass must do the whole workload on
 // a fresh implementation and verify it; the first error stops the run.
 //
-// The Run's WallNs and Cells are the sums over the measured passes, PassNs
-// holds each measured pass's wall time, and Stats are the last pass's but
-// for those whose key ends in SummedStatSuffix, which are summed over the
-// measured passes. The GC figures cover the measured passes only, the time
-// between them included.
+// The Run's WallNs, Cells, CPUUserNs and CPUSysNs are the sums over the
+// measured passes, PassNs holds each measured pass's wall time, and Stats
+// are the last pass's but for those whose key ends in SummedStatSuffix,
+// which are summed over the measured passes: the warm-up pass, and whatever
+// the worker does between passes, is in neither the wall nor the CPU time.
+// The GC figures cover the measured passes only, the time between them
+// included.
 func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	if passes < 1 || passes > MaxPasses {
 		return Run{}, fmt.Errorf("measure: %d passes: must be from 1 to %d", passes, MaxPasses)
@@ -67,6 +73,7 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 		return Run{}, fmt.Errorf("warm-up pass: %w", err)
 	}
 	var wall time.Duration
+	var cpu cputime.Times
 	passNs := make([]int64, 0, passes)
 	run, err := Measure(func() (int64, map[string]int64, error) {
 		var cells int64
@@ -77,6 +84,7 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 				return cells, ps.Stats, fmt.Errorf("measured pass %d of %d: %w", i+1, passes, err)
 			}
 			wall += ps.Wall
+			cpu = cpu.Add(ps.CPU)
 			cells += ps.Cells
 			stats = passStats(stats, ps.Stats)
 			passNs = append(passNs, ps.Wall.Nanoseconds())
@@ -88,6 +96,7 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	}
 	run.WallNs = wall.Nanoseconds()
 	run.PassNs = passNs
+	run.CPUUserNs, run.CPUSysNs = cpu.User.Nanoseconds(), cpu.Sys.Nanoseconds()
 	return run, nil
 }
 

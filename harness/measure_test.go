@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootbench/rootbench/cputime"
 )
 
 var sink [][]byte
@@ -152,8 +154,9 @@ func TestHist(t *testing.T) {
 }
 
 // TestMeasurePasses checks the passes' arithmetic and order: one warm-up
-// pass, then the measured ones, whose wall times, cells, last stats and
-// summed stats (SummedStatSuffix) make the Run; and that the warm-up's garbage is collected before the
+// pass, then the measured ones, whose wall times, CPU times, cells, last
+// stats and summed stats (SummedStatSuffix) make the Run; and that the
+// warm-up's garbage is collected before the
 // measurement, so its GC work is not counted.
 func TestMeasurePasses(t *testing.T) {
 	var calls int
@@ -164,10 +167,11 @@ func TestMeasurePasses(t *testing.T) {
 				sink = append(sink[:0], make([]byte, 64))
 			}
 			sink = nil
-			return Pass{Wall: time.Hour, Cells: 1 << 40, Stats: map[string]int64{"spun_ns": 1e9}}, nil
+			return Pass{Wall: time.Hour, CPU: cputime.Times{User: time.Hour}, Cells: 1 << 40, Stats: map[string]int64{"spun_ns": 1e9}}, nil
 		}
 		return Pass{Wall: time.Duration(calls) * time.Millisecond, Cells: int64(calls),
-			Stats: map[string]int64{"pass": int64(calls), "spun_ns": int64(calls)}}, nil
+			Stats: map[string]int64{"pass": int64(calls), "spun_ns": int64(calls)},
+			CPU:   cputime.Times{User: time.Duration(calls) * time.Millisecond, Sys: time.Microsecond}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +185,9 @@ func TestMeasurePasses(t *testing.T) {
 	if run.WallNs != 9e6 || run.Cells != 9 || run.Stats["pass"] != 4 || run.Stats["spun_ns"] != 9 {
 		t.Errorf("WallNs %d, Cells %d, Stats %v; want the sums 9ms and 9, the last pass's stats and spun_ns summed over the measured passes, 9",
 			run.WallNs, run.Cells, run.Stats)
+	}
+	if run.CPUUserNs != 9e6 || run.CPUSysNs != 3e3 {
+		t.Errorf("CPU time %d user, %d sys; want the measured passes' sums, 9ms and 3µs", run.CPUUserNs, run.CPUSysNs)
 	}
 	if run.GC.Cycles != 0 || run.GC.HeapAllocBytes > 1<<20 {
 		t.Errorf("GC figures count the warm-up: %d cycles, %d bytes allocated", run.GC.Cycles, run.GC.HeapAllocBytes)

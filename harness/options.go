@@ -96,6 +96,9 @@ type Options struct {
 	// Timeout bounds one run; 0 means no limit. A worker that exceeds it is
 	// killed with its process group and the run recorded as failed.
 	Timeout time.Duration
+	// WaitForLoad, when not nil, makes every measured round (in grouped
+	// order, every measured run) wait for the load first (LoadWait).
+	WaitForLoad *LoadWait
 	// IgnoreFailure keeps a benchmark running after a failed run. Without
 	// it, a benchmark is not scheduled again after its first failure; the
 	// other benchmarks go on either way. Failed runs never enter the
@@ -178,6 +181,9 @@ func (o Options) check() (Options, string, error) {
 		return o, "", fmt.Errorf("timeout %v: must be 0 (none) or positive", o.Timeout)
 	case o.Order != Interleaved && o.Order != Grouped:
 		return o, "", fmt.Errorf("unknown order %v (accepted: interleaved, grouped)", o.Order)
+	}
+	if err := o.WaitForLoad.check(); err != nil {
+		return o, "", err
 	}
 	if o.MinRuns == 0 {
 		o.MinRuns = DefaultMinRuns

@@ -37,6 +37,13 @@ const (
 	ParamWarmupPasses = "warmup-passes"
 )
 
+// FlagCPUTime is the worker flag that asks for the CPU time of the measured
+// passes in the worker's line (Run.CPUUserNs, Run.CPUSysNs). A worker says
+// it has the flag in its description (WorkerDescription.CPUTime); a worker
+// asked without it leaves the fields out, so that a parent from before them,
+// which refuses unknown fields, still reads its line.
+const FlagCPUTime = "cpu-time"
+
 // WorkerDescription is what `rootbench worker --describe` prints, as one
 // JSON line.
 type WorkerDescription struct {
@@ -49,6 +56,9 @@ type WorkerDescription struct {
 	// WarmupPass says whether a msgpass run starts with an unmeasured
 	// warm-up pass by default.
 	WarmupPass bool `json:"warmup_passes"`
+	// CPUTime says whether the worker measures the CPU time of its
+	// measured passes, reported when asked with FlagCPUTime.
+	CPUTime bool `json:"cpu_time,omitempty"`
 }
 
 // WorkloadDescription is what a worker accepts for one workload.
@@ -99,6 +109,10 @@ type WorkerInfo struct {
 	// WarmupPass says whether a msgpass run starts with an unmeasured
 	// warm-up pass by default.
 	WarmupPass bool
+	// CPUTime says whether the worker measures the CPU time of its
+	// measured passes (FlagCPUTime); builds before it do not, and their
+	// runs have no CPU time.
+	CPUTime bool
 }
 
 // WorkerRequest is one worker run to render as a command line.
@@ -111,6 +125,10 @@ type WorkerRequest struct {
 	Params map[string]string
 	// Pin is the CPU list to pin the worker to ("" for none).
 	Pin string
+	// CPUTime asks for the CPU time of the measured passes, from a worker
+	// that measures it (WorkerInfo.CPUTime); a worker that does not runs
+	// without it.
+	CPUTime bool
 }
 
 // ErrNotRootbench is wrapped by DescribeWorker's errors that say the

@@ -93,7 +93,9 @@ func (w *WorkerInfo) CheckCell(workload, cell string) error {
 }
 
 // Args renders req as this worker's command line (its arguments after the
-// executable): worker --workload W --cell C [--pin CPUS] --set NAME=VALUE...,
+// executable): worker --workload W --cell C [--pin CPUS] [--cpu-time]
+// --set NAME=VALUE... (--cpu-time when req asks for it and the worker
+// measures it),
 // parameters under their canonical names in sorted order. A parameter the
 // worker does not accept is left out when the worker always runs with that
 // value (Fixed: passes=1 on a worker before passes); otherwise it is an
@@ -112,6 +114,9 @@ func (w *WorkerInfo) Args(req WorkerRequest) ([]string, error) {
 			return nil, fmt.Errorf("%s has no --pin flag (its flags: %s)", w.Name, strings.Join(w.Flags, ", "))
 		}
 		args = append(args, "--pin", req.Pin)
+	}
+	if req.CPUTime && w.CPUTime {
+		args = append(args, "--"+FlagCPUTime)
 	}
 	params, err := canonicalParams(req.Params)
 	if err != nil {

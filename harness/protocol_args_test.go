@@ -58,3 +58,27 @@ func TestCheckCell(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The CPU time is asked of a worker that measures it, after --pin; one
+// that does not (every build before it) runs without it.
+func TestArgsCPUTime(t *testing.T) {
+	t.Parallel()
+	old, cur := oldInfo("base", true), newInfo("head")
+	cur.CPUTime = true
+	req := WorkerRequest{Workload: "msgpass", Cell: "ocaml", Params: map[string]string{"niters": "20"}, Pin: "0", CPUTime: true}
+	for _, tc := range []struct {
+		info *WorkerInfo
+		want []string
+	}{
+		{old, []string{"worker", "--workload", "msgpass", "--cell", "ocaml", "--pin", "0", "--set", "niters=20"}},
+		{cur, []string{"worker", "--workload", "msgpass", "--cell", "ocaml", "--pin", "0", "--" + FlagCPUTime, "--set", "niters=20"}},
+	} {
+		if got, err := tc.info.Args(req); err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Args = %q, %v; want %q", tc.info.Name, got, err, tc.want)
+		}
+	}
+	req.CPUTime = false
+	if got, _ := cur.Args(req); slices.Contains(got, "--"+FlagCPUTime) {
+		t.Errorf("Args without the CPU time asked: %q", got)
+	}
+}

@@ -200,6 +200,7 @@ func parseDescription(stdout string) (*WorkerInfo, bool) {
 		Fixed:      map[string]map[string]string{},
 		Flags:      slices.Clone(d.Flags),
 		WarmupPass: d.WarmupPass,
+		CPUTime:    d.CPUTime,
 	}
 	for w, wd := range d.Workloads {
 		info.Workloads[w] = slices.Clone(wd.Params)

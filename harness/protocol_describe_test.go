@@ -104,7 +104,8 @@ exec %s "$@"
 func TestDescribeNewWorker(t *testing.T) {
 	t.Parallel()
 	want := newInfo("")
-	d := WorkerDescription{Protocol: 1, Flags: want.Flags, WarmupPass: true, Workloads: map[string]WorkloadDescription{}}
+	want.CPUTime = true
+	d := WorkerDescription{Protocol: 1, Flags: want.Flags, WarmupPass: true, CPUTime: true, Workloads: map[string]WorkloadDescription{}}
 	for w, ps := range want.Workloads {
 		d.Workloads[w] = WorkloadDescription{Params: ps, Cells: want.Cells[w], Defaults: want.Defaults[w]}
 	}

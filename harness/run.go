@@ -100,11 +100,14 @@ func (e *runEngine) runInterleaved(ctx context.Context) bool {
 			}
 		}
 	}
-	for {
+	for round := 1; ; round++ {
 		ran := false
 		for i, s := range e.bench() {
 			if s.done() {
 				continue
+			}
+			if !ran && e.awaitLoad(ctx, e.opt.WaitForLoad, round) {
+				return true
 			}
 			ran = true
 			if e.runOne(ctx, 0, i, false) {
@@ -124,6 +127,7 @@ func (e *runEngine) runInterleaved(ctx context.Context) bool {
 // runGrouped makes all runs of one benchmark, then the next; a "round" is one
 // run. It reports an interruption.
 func (e *runEngine) runGrouped(ctx context.Context) bool {
+	round := 0
 	for i, s := range e.bench() {
 		for s.warm < e.opt.Warmup && !s.stopped {
 			if e.runOne(ctx, 0, i, true) {
@@ -131,7 +135,8 @@ func (e *runEngine) runGrouped(ctx context.Context) bool {
 			}
 		}
 		for !s.done() {
-			if e.runOne(ctx, 0, i, false) {
+			round++
+			if e.awaitLoad(ctx, e.opt.WaitForLoad, round) || e.runOne(ctx, 0, i, false) {
 				return true
 			}
 			s.target = e.estimate(s)
@@ -239,8 +244,12 @@ func (e *runEngine) finish(partial bool) *File {
 // shares nothing mutable with the engine (Run.Stats maps are shared but never
 // modified). Benchmarks without a recorded run are left out.
 func (e *runEngine) snapshot(partial bool) *File {
-	return e.sideFile(0, fileHeader{tool: e.tool, machine: e.machine, workload: e.opt.Workload, unit: e.opt.Unit,
+	f := e.sideFile(0, fileHeader{tool: e.tool, machine: e.machine, workload: e.opt.Workload, unit: e.opt.Unit,
 		params: e.opt.Params, reference: e.ref, order: e.opt.Order.String(), warmup: e.opt.Warmup, partial: partial})
+	if w := e.opt.WaitForLoad; w != nil {
+		f.WaitForLoad, f.LoadWaits = w.Below, slices.Clone(e.loadWaits)
+	}
+	return f
 }
 
 // resultsOf returns one Result per benchmark that has runs, in plan order,

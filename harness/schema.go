@@ -2,8 +2,16 @@ package harness
 
 import "time"
 
-// Schema is the version tag of the results file format.
-const Schema = "rootbench/v1"
+// Schema is the version tag of the results file format this build writes.
+// rootbench/v2 adds to rootbench/v1 the CPU time of each run's measured
+// passes (Run.CPUUserNs, Run.CPUSysNs), the load around each run (Run.Env),
+// each result's CPU time per unit of work (Result.CPUNsPerCell) and the
+// waits for the load before a round (File.LoadWaits); a file of v1 is one
+// of v2 without them (docs/DESIGN.md, "Results files").
+const Schema = "rootbench/v2"
+
+// Schemas are the results file schemas this build reads, oldest first.
+var Schemas = []string{"rootbench/v1", Schema}
 
 // File is a results file: everything one `rootbench run` or `rootbench
 // callback` measured, every sample kept, so that compare and report can
@@ -32,6 +40,11 @@ type File struct {
 	Order    string   `json:"order,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Results  []Result `json:"results"`
+	// WaitForLoad is the load average every round waited to fall below
+	// (Options.WaitForLoad; 0: none), and LoadWaits the waits it took.
+	// Empty in a side of an A/B session: its file holds them.
+	WaitForLoad float64       `json:"wait_for_load,omitempty"`
+	LoadWaits   []LoadWaitLog `json:"load_waits,omitempty"`
 
 	// GoBench is what a File read from Go benchmark text holds beyond its
 	// runs (DecodeGoBench): its units; nil for a results file.
@@ -88,6 +101,11 @@ type Result struct {
 	// CellsPerSec its throughput.
 	NsPerCell   float64 `json:"ns_per_cell"`
 	CellsPerSec float64 `json:"cells_per_sec"`
+	// CPUNsPerCell is the mean CPU time of the measured passes per unit of
+	// work (0 when no run measured it). Like Relative, it is the analysis
+	// package's figure (analysis.CPUPerUnit), filled before a file is
+	// exported (analysis.Annotate) and cleared by Summarize.
+	CPUNsPerCell float64 `json:"cpu_ns_per_cell,omitempty"`
 	// Relative compares this result with RelativeTo, the reference of its
 	// group of equal work, on RelativeBasis: "time" (mean wall time, when
 	// every result of the file does the same work) or "per cell" / "per call"
@@ -258,4 +276,8 @@ type RunEnv struct {
 	// RunQueue is /proc/stat's procs_running, the mean of its readings at
 	// the run's start and end (the parent's own reading counts itself).
 	RunQueue float64 `json:"run_queue"`
+	// HighSteal is Steal above HighSteal: the run's times hold the
+	// hypervisor's other guests. Kept, and counted by A/B sessions
+	// (ABFile.HighStealPairs).
+	HighSteal bool `json:"high_steal,omitempty"`
 }

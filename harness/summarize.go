@@ -12,9 +12,10 @@ import (
 // whatever wrote it. Only successful runs enter the statistics.
 //
 // Summarize decides nothing across results: the reference, the relative
-// figures and every comparison belong to the analysis package, which fills
-// Result.Relative and its companions before export (analysis.Annotate).
-// Summarize clears them, so a stale copy never survives a change of runs.
+// figures, the CPU time per unit of work and every comparison belong to the
+// analysis package, which fills Result.Relative and its companions, and
+// Result.CPUNsPerCell, before export (analysis.Annotate). Summarize clears
+// them, so a stale copy never survives a change of runs.
 //
 // Summarize is idempotent: it replaces each Result's warnings.
 func Summarize(f *File) {
@@ -22,6 +23,7 @@ func Summarize(f *File) {
 		r := &f.Results[i]
 		summarizeResult(r, f.Warmup)
 		r.Relative, r.RelativeStddev, r.RelativeBasis, r.RelativeTo = 0, 0, "", ""
+		r.CPUNsPerCell = 0
 	}
 }
 

@@ -26,8 +26,10 @@ const maxQuoted = 200
 
 // ParseWorkerOutput finds the worker's report in its standard output: the
 // last line that is a JSON object (anything the workload printed before it
-// is ignored). Only the worker's fields are kept: the parent's fields
-// (Index, StartedAt, process figures, Outlier) are cleared. A report with
+// is ignored). Only the worker's fields are kept (the CPU time of the
+// measured passes among them, 0 from a worker that does not report it):
+// the parent's fields (Index, StartedAt, process figures, Env, Outlier) are
+// cleared. A report with
 // Failed set is returned as is: the caller records the worker's own error.
 func ParseWorkerOutput(stdout []byte) (Run, error) {
 	lines := bytes.Split(stdout, []byte("\n"))
@@ -48,10 +50,14 @@ func ParseWorkerOutput(stdout []byte) (Run, error) {
 		if r.Cells < 0 || (!r.Failed && r.WallNs <= 0) {
 			return Run{}, fmt.Errorf("malformed worker output: wall_ns must be positive and cells not negative in %s", quote(line))
 		}
+		if r.CPUUserNs < 0 || r.CPUSysNs < 0 {
+			return Run{}, fmt.Errorf("malformed worker output: cpu_user_ns and cpu_sys_ns must not be negative in %s", quote(line))
+		}
 		if err := checkPasses(r); err != nil {
 			return Run{}, fmt.Errorf("malformed worker output: %v in %s", err, quote(line))
 		}
-		return Run{WallNs: r.WallNs, Cells: r.Cells, PassNs: r.PassNs, GC: r.GC, Stats: r.Stats, Failed: r.Failed, Error: r.Error}, nil
+		return Run{WallNs: r.WallNs, Cells: r.Cells, PassNs: r.PassNs, GC: r.GC, Stats: r.Stats,
+			CPUUserNs: r.CPUUserNs, CPUSysNs: r.CPUSysNs, Failed: r.Failed, Error: r.Error}, nil
 	}
 	trimmed := bytes.TrimSpace(stdout)
 	if len(trimmed) == 0 {

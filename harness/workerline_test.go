@@ -13,10 +13,12 @@ func TestWorkerLineRoundTrip(t *testing.T) {
 	t.Parallel()
 	in := Run{
 		WallNs: 123456789, Cells: 2048000, PassNs: []int64{100000000, 23456789},
-		GC:    GC{Cycles: 3, CPUTotalNs: 5e6, CPUPercent: 12.5, MaxPauseNs: 80000, PeakHeapBytes: 1 << 24},
-		Stats: map[string]int64{"pools": 4, "remote_frees": 17},
+		GC:        GC{Cycles: 3, CPUTotalNs: 5e6, CPUPercent: 12.5, MaxPauseNs: 80000, PeakHeapBytes: 1 << 24},
+		Stats:     map[string]int64{"pools": 4, "remote_frees": 17},
+		CPUUserNs: 200000000, CPUSysNs: 3000000,
 		// Parent fields a worker should not set: dropped by the parser.
 		Index: 9, StartedAt: time.Unix(1, 0), ProcessWallNs: 1, PeakRSSBytes: 2, Outlier: true,
+		Env: &RunEnv{Load1: 3},
 	}
 	var buf bytes.Buffer
 	if err := WriteWorkerLine(&buf, in); err != nil {
@@ -31,7 +33,7 @@ func TestWorkerLineRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Run{WallNs: in.WallNs, Cells: in.Cells, PassNs: in.PassNs, GC: in.GC, Stats: in.Stats}
+	want := Run{WallNs: in.WallNs, Cells: in.Cells, PassNs: in.PassNs, GC: in.GC, Stats: in.Stats, CPUUserNs: in.CPUUserNs, CPUSysNs: in.CPUSysNs}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
 	}
@@ -52,6 +54,8 @@ func TestParseWorkerOutputErrors(t *testing.T) {
 		{`{"wall_ns": 5, "cells": -1}`, "cells not negative"},
 		{`{"wall_ns": 10, "pass_ns": [4, 5]}`, "pass_ns sum to 9, but wall_ns is 10"},
 		{`{"wall_ns": 5, "pass_ns": [6, -1]}`, "every pass must take positive time"},
+		{`{"wall_ns": 5, "cpu_user_ns": -1}`, "cpu_user_ns and cpu_sys_ns must not be negative"},
+		{`{"wall_ns": 5, "cpu_sys_ns": -2}`, "cpu_user_ns and cpu_sys_ns must not be negative"},
 	} {
 		_, err := ParseWorkerOutput([]byte(c.out))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -75,6 +79,7 @@ func FuzzParseWorkerOutput(f *testing.F) {
 	f.Add([]byte("log\n{\"wall_ns\": 1, \"gc\": {\"cycles\": 2}}\n"))
 	f.Add([]byte(`{"failed": true}`))
 	f.Add([]byte(`{"wall_ns": 9, "cells": 4, "pass_ns": [4, 5]}`))
+	f.Add([]byte(`{"wall_ns": 9, "cells": 4, "cpu_user_ns": 7, "cpu_sys_ns": 1}`))
 	f.Add([]byte("not json"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		r, err := ParseWorkerOutput(out)
@@ -84,7 +89,7 @@ func FuzzParseWorkerOutput(f *testing.F) {
 			}
 			return
 		}
-		if r.Cells < 0 || (!r.Failed && r.WallNs <= 0) {
+		if r.Cells < 0 || (!r.Failed && r.WallNs <= 0) || r.CPUUserNs < 0 || r.CPUSysNs < 0 {
 			t.Fatalf("accepted an impossible run %+v", r)
 		}
 		// What the parser accepts, the writer reproduces.

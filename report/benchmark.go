@@ -25,8 +25,10 @@ const (
 //	  Time (mean ± σ):      1.686 s ±  0.013 s    [User: 3.102 s, System: 0.101 s]
 //	  Range (min … max):    1.670 s …  1.710 s    10 runs
 //	  Per cell:            16.46 ns/cell    60.75 M cells/s
+//	  CPU per cell:        31.02 ns/cell    of the measured passes, every thread
 //
-// followed by its failures: the failed runs' reasons and stderr tails (the
+// (the CPU line when o.CPU asks for it and the runs measured it), followed
+// by its failures: the failed runs' reasons and stderr tails (the
 // statistical warnings are gathered under the summary: gatheredWarnings). A
 // single successful run prints hyperfine's "Time (abs ≡)" line instead of
 // mean ± σ and range. Times are in o.Unit, or in the unit suiting the mean
@@ -64,6 +66,10 @@ func Benchmark(w io.Writer, f *harness.File, idx int, r *harness.Result, o Optio
 			}
 			fmt.Fprintf(w, "  %-21s%s/%s    %s\n", "Per "+unit+":",
 				pad8(fmt.Sprintf("%.2f ns", r.NsPerCell)), unit, p.paint(rate(perSec, unit), ansiDim))
+		}
+		if cpuPer, has := analysis.CPUPerUnit(r); o.CPU && has {
+			fmt.Fprintf(w, "  %-21s%s/%s    %s\n", "CPU per "+unit+":",
+				pad8(fmt.Sprintf("%.2f ns", cpuPer)), unit, p.paint("of the measured passes, every thread", ansiDim))
 		}
 	}
 

@@ -35,6 +35,9 @@ type Options struct {
 	// Width is the terminal's width in columns, 0 when unknown or not a
 	// terminal: a summary table wider than it is narrowed (see Summary).
 	Width int
+	// CPU adds the CPU time per unit of work to the summary table
+	// (cpu-ns/cell beside ns/cell; run --cpu).
+	CPU bool
 }
 
 // The --sort values.

@@ -16,11 +16,13 @@ import (
 
 // Summary prints the comparison of every result in f, as package analysis
 // decides it once (analysis.Summarize: relatives, headline, the incumbent's
-// factors, the gathered warnings): a table
+// factors, the CPU time per unit of work, the gathered warnings): a table
 //
-//	Cell | Mean [unit] | ± σ | CV | ns/cell | Relative (± σ) [| vs cgo-handle]
+//	Cell | Mean [unit] | ± σ | CV | ns/cell [| cpu-ns/cell] | Relative (± σ) [| vs cgo-handle]
 //
-// (Variant instead of Cell for the callback workload) with each group's
+// (Variant instead of Cell for the callback workload; cpu-ns/cell, the CPU
+// time of the measured passes per unit of work, when o.CPU asks for it,
+// Missing for a result whose runs did not measure it) with each group's
 // reference marked "(reference)", then hyperfine's sentences, one per
 // other result that has a successful run, e.g.
 //
@@ -64,17 +66,20 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		}
 		n := Successful(r)
 		if n == 0 {
-			rows = append(rows, summaryRow{name, "failed", Missing, Missing, Missing, Missing, Missing, Missing})
+			rows = append(rows, summaryRow{name, "failed", Missing, Missing, Missing, Missing, Missing, Missing, Missing})
 			continue
 		}
-		perCell, cv := Missing, Missing
+		perCell, cpuPerCell, cv := Missing, Missing, Missing
 		if r.NsPerCell > 0 {
 			perCell = fmt.Sprintf("%.2f", r.NsPerCell)
+		}
+		if x.HasCPUPerUnit {
+			cpuPerCell = fmt.Sprintf("%.2f", x.CPUPerUnit)
 		}
 		if n > 1 {
 			cv = fmt.Sprintf("%.1f%%", 100*r.CV)
 		}
-		rows = append(rows, summaryRow{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, RelativeText(x.Relative),
+		rows = append(rows, summaryRow{name, u.Value(r.Mean), Sigma(r.Stddev, n, u.Value), cv, perCell, cpuPerCell, RelativeText(x.Relative),
 			incumbentText(x), incumbentFactor(x)})
 	}
 	first := "Cell"
@@ -86,7 +91,7 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 		relHeader = "Relative " + b + " (± σ)"
 	}
 	st := summaryTable{first: first, timeUnit: u.String(), unit: unit, relHeader: relHeader, incumbent: rel.Incumbent, rows: rows}
-	layouts := summaryLayouts(rel.Incumbent != "")
+	layouts := summaryLayouts(rel.Incumbent != "", o.CPU)
 	renders := make([]func() (string, error), len(layouts))
 	for k, l := range layouts {
 		renders[k] = func() (string, error) { return st.render(l) }
@@ -115,9 +120,10 @@ func Summary(w io.Writer, f *harness.File, o Options) {
 }
 
 // summaryRow is one row of the summary's cells: label, mean, σ, CV, cost
-// per unit, relative, against the incumbent (wide), against the incumbent
-// (narrow: the factor alone, under a "× faster than" header).
-type summaryRow [8]string
+// per unit, CPU time per unit, relative, against the incumbent (wide),
+// against the incumbent (narrow: the factor alone, under a "× faster than"
+// header).
+type summaryRow [9]string
 
 // summaryTable is what the summary table shows, before a layout.
 type summaryTable struct {
@@ -127,25 +133,26 @@ type summaryTable struct {
 
 // render draws the table in layout l.
 func (st summaryTable) render(l summaryLayout) (string, error) {
-	header := []string{st.first, "Mean [" + st.timeUnit + "]", "± σ", "CV", "ns/" + st.unit, st.relHeader, "vs " + st.incumbent}
+	header := []string{st.first, "Mean [" + st.timeUnit + "]", "± σ", "CV", "ns/" + st.unit, "cpu-ns/" + st.unit, st.relHeader, "vs " + st.incumbent}
 	if l.twoLineHeaders {
 		header[1] = "Mean\n[" + st.timeUnit + "]"
-		header[5] = strings.Replace(st.relHeader, " (± σ)", "\n(± σ)", 1)
-		header[6] = "× faster than\n" + st.incumbent
+		header[5] = "cpu-ns/\n" + st.unit
+		header[6] = strings.Replace(st.relHeader, " (± σ)", "\n(± σ)", 1)
+		header[7] = "× faster than\n" + st.incumbent
 	}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	cells := make([][]string, len(st.rows))
 	for i, r := range st.rows {
-		cells[i] = slices.Clone(r[:7])
+		cells[i] = slices.Clone(r[:8])
 		if l.twoLineHeaders {
-			cells[i][6] = r[7]
+			cells[i][7] = r[8]
 		}
 	}
 	// Columns left out, from the right so that indexes hold.
 	for _, drop := range []struct {
 		col int
 		out bool
-	}{{6, !l.incumbent}, {5, !l.relative}, {2, !l.sigma}} {
+	}{{7, !l.incumbent}, {6, !l.relative}, {5, !l.cpu}, {2, !l.sigma}} {
 		if !drop.out {
 			continue
 		}
@@ -162,19 +169,21 @@ func (st summaryTable) render(l summaryLayout) (string, error) {
 
 // summaryLayout is one way to draw the summary table, from the widest.
 type summaryLayout struct {
-	twoLineHeaders, sigma, relative, incumbent bool
+	twoLineHeaders, sigma, relative, incumbent, cpu bool
 }
 
 // summaryLayouts lists the layouts Summary tries, widest first: the last
 // is used when none fits. The relative column goes before the column
 // against the incumbent, because the sentences under the table state
 // every relative while only that column states the incumbent's factor.
-func summaryLayouts(incumbent bool) []summaryLayout {
+// The CPU time per unit, when asked for (Options.CPU), stays in every
+// layout: it was asked for.
+func summaryLayouts(incumbent, cpu bool) []summaryLayout {
 	return []summaryLayout{
-		{false, true, true, incumbent},
-		{true, true, true, incumbent},
-		{true, false, true, incumbent},
-		{true, false, false, incumbent},
+		{false, true, true, incumbent, cpu},
+		{true, true, true, incumbent, cpu},
+		{true, false, true, incumbent, cpu},
+		{true, false, false, incumbent, cpu},
 	}
 }
 

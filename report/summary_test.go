@@ -317,18 +317,25 @@ func TestSummaryHeadlineBoxrootAgainstCgoHandle(t *testing.T) {
 	}
 }
 
-// On a terminal narrower than the summary table, the table narrows until
-// it fits (two-line headers and the factor against the incumbent, then
-// without ± σ, then without the relative column), and warnings wrap at
-// spaces; without a width the table and the warnings are whole.
-func TestSummaryNarrowsToWidth(t *testing.T) {
-	t.Parallel()
+// wideFile is seedFile with a long label and the incumbent: its summary
+// table is wider than 80 columns.
+func wideFile() *harness.File {
 	f := seedFile()
 	long := result("boxroot:locked-remote", 1.9, 0.3, 1.5, 2.4, 1.5, 1.9, 2.4)
 	long.Cell = "boxroot:locked-remote"
 	cgo := result("cgo-handle", 20, 0.2, 19.8, 20.2, 19.8, 20, 20.2)
 	cgo.Cell = "cgo-handle"
 	f.Results = append(f.Results, long, cgo)
+	return f
+}
+
+// On a terminal narrower than the summary table, the table narrows until
+// it fits (two-line headers and the factor against the incumbent, then
+// without ± σ, then without the relative column), and warnings wrap at
+// spaces; without a width the table and the warnings are whole.
+func TestSummaryNarrowsToWidth(t *testing.T) {
+	t.Parallel()
+	f := wideFile()
 	wide := render(t, func(b *bytes.Buffer, o Options) { Summary(b, f, o) }, Options{})
 	if TextWidth(wide) <= 80 || !strings.Contains(wide, "vs cgo-handle") || !strings.Contains(wide, "× faster │") {
 		t.Fatalf("without a width the whole table (wider than 80) is printed:\n%s", wide)

@@ -70,6 +70,9 @@ type Spec struct {
 	Layout string
 	// Pin is the CPU list every worker pins itself to; "" for none.
 	Pin string
+	// Work, when not nil, gives benchmarks their own work: sized to equal
+	// time, or given by hand (see Work).
+	Work *Work
 }
 
 // Session is a session ready to run: its sides built and prepared.
@@ -84,6 +87,9 @@ type Session struct {
 	// Notes say where a side could only run the nearest equivalent of
 	// what was asked (harness.MatchSides), each once.
 	Notes []string
+	// Sizes are the work Spec.Work gave the benchmarks (recorded in the
+	// session's file).
+	Sizes []harness.ABSize
 
 	rule analysis.Sequential
 }
@@ -122,11 +128,16 @@ func (r *Runner) Prepare(ctx context.Context, spec Spec) (*Session, error) {
 		}
 		side.Executable, side.Modified = bin.Path, bin.Modified
 	}
-	notes, err := prepare(ctx, o, spec.Pin)
+	infos, notes, err := prepare(ctx, o, spec.Pin)
 	if err != nil {
 		return nil, err
 	}
 	s.Notes = notes
+	if spec.Work != nil {
+		if err := s.size(ctx, r.Progress, spec.Work, infos, spec.Pin); err != nil {
+			return nil, err
+		}
+	}
 	o.Rule = &s.rule
 	return s, nil
 }
@@ -180,6 +191,7 @@ func (s *Session) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	f.Layout = s.Layout
+	f.Sizes = slices.Clone(s.Sizes)
 	res := &Result{File: f, Err: err}
 	if res.Err == nil {
 		res.Err = ctx.Err()
@@ -230,6 +242,25 @@ func Length(f *harness.ABFile) string {
 		runs = fmt.Sprintf("%d-%d", fewest, most)
 	}
 	return fmt.Sprintf("%s runs per side in %s", runs, harness.FormatDuration(f.FinishedAt.Sub(f.StartedAt)))
+}
+
+// LoadText is the range of one-minute load averages the session's runs
+// started under, "load 0.4–6.1" ("load 2.0" when every run saw the same),
+// and the pairs that saw steal above harness.HighSteal when there are
+// any; "" when no run recorded its load.
+func LoadText(f *harness.ABFile) string {
+	lo, hi, ok := f.LoadRange()
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("load %.1f", lo)
+	if fmt.Sprintf("%.1f", hi) != fmt.Sprintf("%.1f", lo) {
+		s = fmt.Sprintf("load %.1f–%.1f", lo, hi)
+	}
+	if n := f.HighStealPairs; n > 0 {
+		s += fmt.Sprintf(", %d pair(s) with steal above %.0f%% of CPU time (kept, flagged high_steal in the export)", n, 100*harness.HighSteal)
+	}
+	return s
 }
 
 // Revision names a build: its short VCS revision, "+modified" for a dirty

@@ -19,19 +19,25 @@ import (
 // the notes, each once; a benchmark one side cannot run as asked is an
 // error of one line. The benchmarks' parameters become the ones both sides
 // measure.
-func prepare(ctx context.Context, o *harness.ABOptions, pin string) ([]string, error) {
-	var infos [2]*harness.WorkerInfo
+func prepare(ctx context.Context, o *harness.ABOptions, pin string) (infos [2]*harness.WorkerInfo, notes []string, err error) {
 	for i, s := range []*harness.Side{&o.Base, &o.Head} {
 		info, err := harness.DescribeWorker(ctx, s.Executable, s.Env)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
+			return infos, nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		t, _ := harness.ToolOf(s.Executable, nil)
 		info.Name = fmt.Sprintf("%s (%s)", s.Name, Revision(t))
 		infos[i] = info
 	}
-	var args [2]map[string][]string
-	args[0], args[1] = map[string][]string{}, map[string][]string{}
+	notes, err = render(o, infos, pin)
+	return infos, notes, err
+}
+
+// render finds, for every benchmark, the parameters both sides (infos) can
+// express and renders each side's worker arguments, pinned to pin (see
+// prepare).
+func render(o *harness.ABOptions, infos [2]*harness.WorkerInfo, pin string) ([]string, error) {
+	args := [2]map[string][]string{{}, {}}
 	var notes []string
 	for i := range o.Benchmarks {
 		b := &o.Benchmarks[i]
@@ -48,7 +54,7 @@ func prepare(ctx context.Context, o *harness.ABOptions, pin string) ([]string, e
 			if err := info.CheckCell(o.Workload, b.Cell); err != nil {
 				return nil, err
 			}
-			a, err := info.Args(harness.WorkerRequest{Workload: o.Workload, Cell: b.Cell, Params: common, Pin: pin})
+			a, err := info.Args(harness.WorkerRequest{Workload: o.Workload, Cell: b.Cell, Params: common, Pin: pin, CPUTime: true})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", b.Label, err)
 			}

@@ -42,6 +42,8 @@ type abFlags struct {
 	noGCTable         bool
 	layouts           string
 	workload          abWorkload // the run command's workload flags
+	load              loadFlags
+	work              workFlags
 }
 
 func newABCmd() *cobra.Command {
@@ -86,13 +88,26 @@ ratios) are combined: their mean, with Student's t interval across the layouts
 (never narrower than the sessions' own noise), Holm across rows, the same gate.
 That combination decides the exit status. An undecided row needs more layouts.
 
+Every run records the CPU time of its measured passes and the load around it
+(the one-minute load average, steal and run queue): the header and the
+session line give the load, and pairs that saw steal above ` + fmt.Sprintf("%.0f%%", 100*harness.HighSteal) + ` of CPU time are
+counted (kept). --wait-for-load L waits before each round until the load
+average is below L (at most --wait-timeout, then says so and goes on).
+
+At one --niters a slow cell's runs take far longer than the others', and the
+budget gives it few pairs. --equal-time times one run of each benchmark on
+head first and gives each its own --niters (--calls), the same on both sides,
+so that its runs take about as long as the median benchmark's (never more
+work than asked); --niters-for CELL=N gives one by hand. Rows stay per cell.
+
 ` + fmt.Sprintf(`Exit status: %d every row passes, %d a regression (or head's runs failed),
 %d inconclusive (budget spent, or base's runs failed), %d bad input,
 %d interrupted.`, exitstatus.Success, exitstatus.Failed, exitstatus.Inconclusive, exitstatus.Usage, exitstatus.Interrupted),
 		Example: `  bin/rootbench ab --base /tmp/base/rootbench --cell ocaml,boxroot
   bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
   bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot
-  bin/rootbench ab --base-rev main --layouts 0,5,9,13,17,21 --max-time 1m`,
+  bin/rootbench ab --base-rev main --layouts 0,5,9,13,17,21 --max-time 1m
+  bin/rootbench ab --base-rev main --cell ocaml,cgo-handle --equal-time --wait-for-load 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := af.resolve(cmd)
@@ -129,6 +144,8 @@ func (af *abFlags) registerSession(f *pflag.FlagSet, what string) {
 	f.StringVar(&af.metric, "metric", analysis.DefaultMetrics, "the metrics every benchmark is judged on, a row each: wall (workload wall time), cpu (CPU time of the measured passes), or both; a regression in either fails the gate")
 	f.StringVar(&af.format, "format", "text", "output: text, or markdown (a PR or issue comment)")
 	af.workload.register(f)
+	af.load.register(f)
+	af.work.register(f)
 	f.Var(newIntValue(&af.warmup, 0, 0, 1<<20), "warmup", "unmeasured warm-up runs per benchmark and side")
 	f.Var(newDurationValue(&af.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
 	f.StringVar(&af.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1")

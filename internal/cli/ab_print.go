@@ -76,7 +76,7 @@ func (p *abPlan) print(w io.Writer, o *harness.ABOptions, f *harness.ABFile, g *
 }
 
 // sessionLine says how the session went: revisions, runs, looks, why it
-// stopped.
+// stopped, and the load it ran under.
 func sessionLine(f *harness.ABFile) string {
 	stops := map[string]string{
 		harness.StopDecided:     "every row decided",
@@ -85,8 +85,12 @@ func sessionLine(f *harness.ABFile) string {
 		harness.StopFailed:      "every benchmark failed",
 		harness.StopInterrupted: "interrupted",
 	}
-	return fmt.Sprintf("ABBA session: base %s, head %s; %s, %d look(s) of %d planned; stopped: %s.",
-		absession.Revision(f.Base.Tool), absession.Revision(f.Head.Tool), absession.Length(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped])
+	load := ""
+	if l := absession.LoadText(f); l != "" {
+		load = "; " + l
+	}
+	return fmt.Sprintf("ABBA session: base %s, head %s; %s, %d look(s) of %d planned; stopped: %s%s.",
+		absession.Revision(f.Base.Tool), absession.Revision(f.Head.Tool), absession.Length(f), len(f.Looks), len(f.PlannedLooks), stops[f.Stopped], load)
 }
 
 // changesLine says which directories differ between the two sides when

@@ -35,6 +35,10 @@ type abPlan struct {
 	out      io.Writer // human-readable output besides the comparison
 	planNote string    // what the plan left out, said when the session starts
 	layouts  []string  // --layouts: one session per layout seed, combined
+	// work gives benchmarks their own work (--equal-time, --niters-for);
+	// nil when all run the work asked. Once a session has decided it, its
+	// Decided holds the sizes every later session runs.
+	work *absession.Work
 }
 
 // resolve checks every flag before anything runs.
@@ -106,6 +110,9 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 	}
 	p.pin = af.pin
 	o.IgnoreFailure = af.ignoreFailure
+	if o.WaitForLoad, err = af.load.resolve(); err != nil {
+		return err
+	}
 	if p.export != "" {
 		if err := checkExports([]exportTarget{{flag: "export-json", path: p.export}}); err != nil {
 			return err
@@ -134,6 +141,10 @@ func (af *abFlags) resolveSession(cmd *cobra.Command, p *abPlan) error {
 		return err
 	}
 	p.planNote = af.workload.note
+	if p.work, err = af.work.resolve(o.Benchmarks, o.Workload); err != nil {
+		return err
+	}
+	o.Params = absession.CommonParams(o.Benchmarks)
 	o.CommandLine = os.Args
 	return nil
 }
@@ -170,7 +181,7 @@ func (p *abPlan) resolveSides(ctx context.Context, af *abFlags) error {
 			return err
 		}
 	}
-	p.runner = &absession.Runner{}
+	p.runner = &absession.Runner{Progress: p.out}
 	if af.baseRev != "" {
 		p.baseRev = &revSide{flag: "--base-rev", rev: af.baseRev}
 	}

@@ -42,7 +42,7 @@ func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
 // ended early: interrupted, a build or a worker that failed.
 func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os.Signal, layout string) (*absession.Result, error) {
 	sess, err := p.runner.Prepare(ctx, absession.Spec{
-		Options: p.opts, Rule: p.rule, Base: p.baseRev.spec(), Head: p.headRev.spec(), Layout: layout, Pin: p.pin,
+		Options: p.opts, Rule: p.rule, Base: p.baseRev.spec(), Head: p.headRev.spec(), Layout: layout, Pin: p.pin, Work: p.work,
 	})
 	var se *absession.SideError
 	switch {
@@ -52,8 +52,11 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 		return nil, usageError(err)
 	}
 	// The next layout's session matches the sides from the parameters
-	// this one measured.
+	// this one measured, and runs the work this one decided.
 	p.opts.Benchmarks = sess.Options.Benchmarks
+	if p.work != nil && p.work.Decided == nil {
+		p.work.Decided = append([]harness.ABSize{}, sess.Sizes...)
+	}
 	fmt.Fprint(p.out, sess.NotesText())
 	o := &sess.Options
 	looks := fmt.Sprintf("looks at %s runs per side", joinInts(p.rule.Looks))
@@ -66,6 +69,12 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	}
 	fmt.Fprintf(p.out, "    %d benchmark(s)%s; %s; budget %s\n    gate %+.1f%%; alpha %.3g over the session, split over its looks (%.3g each with %d)\n",
 		len(o.Benchmarks), judgedOn(p.rule.Metrics), looks, o.MaxTime, 100*p.rule.Threshold, p.rule.Alpha, p.rule.AlphaPerLook(p.rule.MaxLooks()), p.rule.MaxLooks())
+	if l := loadNow(o.WaitForLoad); l != "" {
+		fmt.Fprintf(p.out, "    %s\n", l)
+	}
+	if s := absession.SizesText(sess.Sizes); s != "" {
+		fmt.Fprintf(p.out, "    %s\n", s)
+	}
 	export := layoutExport(p.export, layout)
 	var exportErr error
 	if export != "" {

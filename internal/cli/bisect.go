@@ -162,6 +162,9 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintf(bp.out, "bisect: %d commit(s) after %s up to %s; about %d step(s) planned (the first confirms the regression)\n"+
 		"    each step: %s; gate %+.1f%%; false alarms at most %.3g over the whole bisection\n",
 		n, bp.search.Good().Short, bp.search.Bad().Short, bp.search.Planned(), each, 100*bp.rule.Threshold, bp.alpha)
+	if l := loadNow(bp.opts.WaitForLoad); l != "" {
+		fmt.Fprintf(bp.out, "    %s\n", l)
+	}
 	stepsOut := newWrapWriter(stdout, bp.ropts.Width)
 	res := bp.search.Run(ctx, bisect.Options{
 		Oracle: bp.oracle,
@@ -218,9 +221,9 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 		}
 		v := res.Verdict
 		if v.Comparison == nil {
-			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + absession.Length(res.File)}
+			return bisect.Outcome{Verdict: bisect.Inconclusive, Detail: oneLine(v.Reason) + "; " + stepLength(res.File)}
 		}
-		return bp.judgeStep(s, v.Comparison, absession.Length(res.File))
+		return bp.judgeStep(s, v.Comparison, stepLength(res.File))
 	}
 	l, err := absession.AcrossLayouts(bp.layouts, rule, func(_ int, layout string) (*absession.Result, error) {
 		return bp.stepSession(ctx, s, rule, layout)
@@ -233,9 +236,18 @@ func (bp *bisectPlan) oracle(ctx context.Context, s bisect.Step) bisect.Outcome 
 	}
 	var runs []string
 	for i, r := range l.Results {
-		runs = append(runs, "layout "+bp.layouts[i]+": "+absession.Length(r.File))
+		runs = append(runs, "layout "+bp.layouts[i]+": "+stepLength(r.File))
 	}
 	return bp.judgeStep(s, l.Comparison, fmt.Sprintf("across %d layouts (%s)", len(l.Sessions), strings.Join(runs, ", ")))
+}
+
+// stepLength is how long a step's session ran and under what load:
+// "24 runs per side in 72.0 s, load 0.4–6.1".
+func stepLength(f *harness.ABFile) string {
+	if l := absession.LoadText(f); l != "" {
+		return absession.Length(f) + ", " + l
+	}
+	return absession.Length(f)
 }
 
 // stepStop carries a step's outcome out of its session when the session
@@ -265,6 +277,7 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 	}
 	sess, err := bp.runner.Prepare(ctx, absession.Spec{
 		Options: o, Rule: rule, Base: &absession.Rev{Commit: s.Good}, Head: &absession.Rev{Commit: s.Commit}, Layout: layout, Pin: bp.pin,
+		Work: bp.work,
 	})
 	var se *absession.SideError
 	var be *gitrev.BuildError
@@ -279,6 +292,13 @@ func (bp *bisectPlan) stepSession(ctx context.Context, s bisect.Step, rule analy
 		return nil, &stepStop{bisect.Outcome{Verdict: bisect.Unbuildable, Detail: oneLine(err.Error())}}
 	}
 	bp.sayNotes(sess.NotesText(), s.Commit)
+	if bp.work != nil && bp.work.Decided == nil {
+		// Every later step runs the work the first one decided.
+		bp.work.Decided = append([]harness.ABSize{}, sess.Sizes...)
+		if t := absession.SizesText(sess.Sizes); t != "" {
+			fmt.Fprintf(bp.out, "bisect: %s\n", t)
+		}
+	}
 	res, err := sess.Run(ctx)
 	switch {
 	case err != nil:

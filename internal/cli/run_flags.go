@@ -26,7 +26,7 @@ type benchFlags struct {
 	minTime, timeout               time.Duration
 	order, reference               string
 	sort, timeUnit, style          string
-	ignoreFailure, gcTable         bool
+	ignoreFailure, gcTable, cpu    bool
 	showOutput                     bool
 	paramLists                     []string
 	paramScan                      string
@@ -36,6 +36,7 @@ type benchFlags struct {
 	exportJSON, exportCSV          string
 	exportMarkdown, exportGoBench  string
 	baseline, failOnRegression     string
+	load                           loadFlags
 }
 
 // maxRunCount bounds the run-count flags: the largest int32, so every
@@ -76,12 +77,14 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringArrayVarP(&b.commandNames, "command-name", "n", nil, "name the benchmarks in the output: once per benchmark in order, or once as a template with {cell} and {PARAMETER} (e.g. {batch-size})")
 	f.StringVar(&b.pin, "pin", "", "pin each worker to these CPUs (sched_setaffinity), e.g. 0 or 0-1; each must be one this process may run on")
 	f.BoolVar(&b.gcTable, "gc-table", false, "print the GC table (minimum, median, maximum, stdev) for each benchmark")
+	f.BoolVar(&b.cpu, "cpu", false, "show the CPU time of the measured passes per cell (per call), every thread's, beside the wall time: cpu-ns/cell in the summary and each benchmark's block")
 	f.StringVar(&b.exportJSON, "export-json", "", "write every sample and statistic as JSON (schema "+harness.Schema+"); - is stdout")
 	f.StringVar(&b.exportCSV, "export-csv", "", "write the summary as CSV; - is stdout")
 	f.StringVar(&b.exportMarkdown, "export-markdown", "", "write the summary as a Markdown table; - is stdout")
 	f.StringVar(&b.exportGoBench, "export-gobench", "", "write every run in the Go benchmark format (for benchstat); - is stdout")
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
 	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
+	b.load.register(f)
 }
 
 // exportTarget is one requested export file.
@@ -141,6 +144,9 @@ func (b *benchFlags) resolve() (*session, error) {
 	}
 	o.IgnoreFailure = b.ignoreFailure
 	o.Reference = b.reference
+	if o.WaitForLoad, err = b.load.resolve(); err != nil {
+		return nil, err
+	}
 	if s.ropts.Sort, err = report.ParseSort(b.sort); err != nil {
 		return nil, fmt.Errorf("--sort: %w", err)
 	}
@@ -177,6 +183,7 @@ func (b *benchFlags) resolve() (*session, error) {
 	s.style = report.ResolveStyle(style, outFile)
 	s.ropts.Style = s.style
 	s.ropts.Width = terminalColumns(outFile)
+	s.ropts.CPU = b.cpu
 	if s.style == report.None {
 		s.out = io.Discard
 	}
@@ -228,10 +235,13 @@ func (b *benchFlags) checkRunCounts() error {
 	return nil
 }
 
-// workerArgs are the worker flags every benchmark shares.
+// workerArgs are the worker flags every benchmark shares: the CPU time of
+// the measured passes (the workers are this binary's, which measure it),
+// and --pin.
 func (b *benchFlags) workerArgs() []string {
+	args := []string{"--" + harness.FlagCPUTime}
 	if b.pin != "" {
-		return []string{"--pin", b.pin}
+		args = append(args, "--pin", b.pin)
 	}
-	return nil
+	return args
 }

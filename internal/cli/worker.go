@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -28,12 +27,17 @@ import (
 // implementation. A callback run is one measured pass: its runs are long
 // enough already.
 //
+// With --cpu-time the line also holds the process's CPU time over exactly
+// the measured passes (cpu_user_ns, cpu_sys_ns), read by the workload where
+// it reads its pass's clock (harness.Pass.CPU); without it the line has
+// no field a parent from before that flag would refuse.
+//
 // --describe prints what this worker accepts (harness.WorkerDescription) as
 // one JSON line, the handshake harness.DescribeWorker reads before a session.
 func newWorkerCmd() *cobra.Command {
 	var workload, cellName, pin string
 	var sets []string
-	var describe bool
+	var describe, cpuTime bool
 	cmd := &cobra.Command{
 		Use:    "worker",
 		Short:  "Run one measured run and print it as one JSON line (used by the harness)",
@@ -68,7 +72,7 @@ func newWorkerCmd() *cobra.Command {
 				}
 				run, err = harness.MeasurePasses(p.Passes, warmUp(warmups, func() (harness.Pass, error) {
 					res, err := e.RunMsgPass(cmd.Context(), p)
-					return harness.Pass{Wall: res.Wall, Cells: res.Cells, Stats: res.Stats}, err
+					return harness.Pass{Wall: res.Wall, CPU: res.CPU, Cells: res.Cells, Stats: res.Stats}, err
 				}))
 			case "callback":
 				p := callback.DefaultParams()
@@ -85,18 +89,22 @@ func newWorkerCmd() *cobra.Command {
 						return usageError(fmt.Errorf("--set handle=%s: %w", p.Handle, err))
 					}
 				}
-				var wall time.Duration
+				var res callback.Result
 				run, err = harness.Measure(func() (int64, map[string]int64, error) {
-					res, err := callback.Run(cmd.Context(), p, h)
-					wall = res.Wall
+					var err error
+					res, err = callback.Run(cmd.Context(), p, h)
 					return res.Calls, nil, err
 				})
-				run.WallNs = wall.Nanoseconds()
+				run.WallNs = res.Wall.Nanoseconds()
+				run.CPUUserNs, run.CPUSysNs = res.CPU.User.Nanoseconds(), res.CPU.Sys.Nanoseconds()
 			default:
 				return usageErrorf("--workload %q: accepted: msgpass, callback", workload)
 			}
 			if err != nil {
 				return &exitError{code: exitFailed, err: err}
+			}
+			if !cpuTime {
+				run.CPUUserNs, run.CPUSysNs = 0, 0
 			}
 			return harness.WriteWorkerLine(os.Stdout, run)
 		},
@@ -107,6 +115,7 @@ func newWorkerCmd() *cobra.Command {
 	f.StringArrayVar(&sets, "set", nil, "NAME=VALUE workload parameter (repeatable)")
 	f.StringVar(&pin, "pin", "", "CPU list to pin this process to")
 	f.BoolVar(&describe, "describe", false, "print what this worker accepts as one JSON line, and run nothing")
+	f.BoolVar(&cpuTime, harness.FlagCPUTime, false, "report the process's CPU time over the measured passes (cpu_user_ns, cpu_sys_ns)")
 	return cmd
 }
 
@@ -174,6 +183,7 @@ func describeWorker(flags *pflag.FlagSet) harness.WorkerDescription {
 		Protocol:   harness.ProtocolVersion,
 		Flags:      names,
 		WarmupPass: defaultWarmupPasses > 0,
+		CPUTime:    true,
 		Workloads: map[string]harness.WorkloadDescription{
 			"msgpass": {
 				Params:   append(msgpass.ParamNames(), harness.ParamWarmupPasses),

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rootbench/rootbench/harness"
@@ -25,10 +27,10 @@ func TestWorkerDescribe(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil || strings.Count(r.Stdout, "\n") != 1 {
 		t.Fatalf("not one JSON line (%v):\n%s", err, r.Stdout)
 	}
-	if d.Protocol != harness.ProtocolVersion || !d.WarmupPass {
-		t.Errorf("protocol %d, warm-up pass %t", d.Protocol, d.WarmupPass)
+	if d.Protocol != harness.ProtocolVersion || !d.WarmupPass || !d.CPUTime {
+		t.Errorf("protocol %d, warm-up pass %t, CPU time %t", d.Protocol, d.WarmupPass, d.CPUTime)
 	}
-	for _, f := range []string{"workload", "cell", "set", "pin", "describe"} {
+	for _, f := range []string{"workload", "cell", "set", "pin", "describe", harness.FlagCPUTime} {
 		if !slices.Contains(d.Flags, f) {
 			t.Errorf("flags %v lack %s", d.Flags, f)
 		}
@@ -92,6 +94,48 @@ func TestDescribeWorkerAndRunIt(t *testing.T) {
 	}
 	if run.Cells != 20*16 || len(run.PassNs) != 1 {
 		t.Errorf("%s: %d cells in %d passes, want %d in 1", strings.Join(args, " "), run.Cells, len(run.PassNs), 20*16)
+	}
+	// Not asked for, the CPU time stays out of the line: a parent from
+	// before it refuses unknown fields.
+	if strings.Contains(r.Stdout, `"cpu_user_ns"`) || strings.Contains(r.Stdout, `"cpu_sys_ns"`) {
+		t.Errorf("%s: the line holds CPU fields without --%s:\n%s", strings.Join(args, " "), harness.FlagCPUTime, r.Stdout)
+	}
+	args, err = info.Args(harness.WorkerRequest{Workload: "msgpass", Cell: "boxroot", Params: params, CPUTime: true})
+	if err != nil || !slices.Contains(args, "--"+harness.FlagCPUTime) {
+		t.Fatalf("asked for the CPU time: %v, %v", args, err)
+	}
+}
+
+// The CPU time a worker reports covers its measured passes only: present,
+// and no more than the whole process's CPU time (wait4's rusage), for each
+// workload.
+func TestWorkerCPUTime(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := [][]string{{"--workload", "msgpass", "--cell", "boxroot", "--set", "niters=200", "--set", "batch-size=64"}}
+	if callback.Available {
+		cases = append(cases, []string{"--workload", "callback", "--cell", "cthread", "--set", "calls=20000"})
+	}
+	for _, c := range cases {
+		cmd := exec.Command(exe, append([]string{"worker", "--" + harness.FlagCPUTime}, c...)...)
+		cmd.Env = append(os.Environ(), clitest.AsCLI+"=1", "GORACE=atexit_sleep_ms=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("worker %v: %v", c, err)
+		}
+		run, err := harness.ParseWorkerOutput(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		process := ru.Utime.Nano() + ru.Stime.Nano()
+		if run.CPUNs() <= 0 || run.CPUNs() > process {
+			t.Errorf("worker %v: CPU time of the measured passes %d ns (user %d, sys %d), want positive and at most the process's %d ns",
+				c, run.CPUNs(), run.CPUUserNs, run.CPUSysNs, process)
+		}
 	}
 }
 

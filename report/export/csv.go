@@ -15,14 +15,16 @@ import (
 // CSV writes one row per result, in input order, as hyperfine's CSV export:
 //
 //	label,cell,parameter_<name>...,mean,stddev,median,user,system,min,max,
-//	ns_per_cell,relative,relative_stddev,relative_basis,relative_to,runs,
-//	failed,partial
+//	ns_per_cell,[cpu_ns_per_cell,]relative,relative_stddev,relative_basis,
+//	relative_to,runs,failed,partial
 //
 // There is one parameter_<name> column for every parameter name of any
 // result or of the file (sorted; hyperfine's prefix keeps them apart from
 // the fixed columns); a result's value is its own, else the file's common
 // one. Times are in seconds, user and system are the mean process CPU times,
-// ns_per_cell is per unit of work (cell or call); relative and
+// ns_per_cell is per unit of work (cell or call), cpu_ns_per_cell the CPU
+// time of the measured passes per unit (analysis.CPUPerUnit; the column is
+// there when some result has it, empty for a result without); relative and
 // relative_stddev are decided by analysis.Relate (1 and 0 for a reference),
 // relative_basis says what they divide ("time", or "per cell"/"per call"
 // when the results do different work) and relative_to names the reference
@@ -40,8 +42,12 @@ func CSV(w io.Writer, f *harness.File) error {
 	for _, p := range params {
 		header = append(header, "parameter_"+p)
 	}
-	header = append(header, "mean", "stddev", "median", "user", "system", "min", "max",
-		"ns_per_cell", "relative", "relative_stddev", "relative_basis", "relative_to", "runs", "failed", "partial")
+	header = append(header, "mean", "stddev", "median", "user", "system", "min", "max", "ns_per_cell")
+	cpu := analysis.HasCPU(f)
+	if cpu {
+		header = append(header, "cpu_ns_per_cell")
+	}
+	header = append(header, "relative", "relative_stddev", "relative_basis", "relative_to", "runs", "failed", "partial")
 
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
@@ -64,6 +70,13 @@ func CSV(w io.Writer, f *harness.File) error {
 			}
 		} else {
 			row = append(row, "", "", "", "", "", "", "", "")
+		}
+		if cpu {
+			if ns, has := analysis.CPUPerUnit(r); has && ok > 0 {
+				row = append(row, num(ns))
+			} else {
+				row = append(row, "")
+			}
 		}
 		if x := rel.Rows[i]; x.OK {
 			row = append(row, num(x.Ratio.Ratio), num(x.Stddev), rel.BasisString(), f.Results[x.Reference].Label)

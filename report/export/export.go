@@ -1,8 +1,8 @@
 // Package export writes a results file in the formats other tools read:
-// JSON (the complete rootbench/v1 file, every sample kept), CSV (one summary
-// row per result, as hyperfine's --export-csv), Markdown (hyperfine's
-// --export-markdown table) and the Go benchmark format (one line per run,
-// for benchstat). Each format is one Exporter; WriteFile writes any of them
+// JSON (the complete results file of harness.Schema, every sample kept),
+// CSV (one summary row per result, as hyperfine's --export-csv), Markdown
+// (hyperfine's --export-markdown table) and the Go benchmark format (one
+// line per run, for benchstat). Each format is one Exporter; WriteFile writes any of them
 // atomically.
 package export
 

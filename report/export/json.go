@@ -11,7 +11,7 @@ import (
 	"github.com/rootbench/rootbench/harness"
 )
 
-// JSON writes f as the complete results file: schema rootbench/v1, indented
+// JSON writes f as the complete results file: schema harness.Schema, indented
 // by two spaces, every run kept, so that harness.Decode reads it back
 // unchanged, with each result's relative figures filled in by
 // analysis.Annotate (on a copy: f is not modified). HTML characters are not

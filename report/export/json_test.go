@@ -20,7 +20,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := JSON(&b, f); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), "{\n  \"schema\": \"rootbench/v1\",\n") {
+	if !strings.HasPrefix(b.String(), "{\n  \"schema\": \"rootbench/v2\",\n") {
 		t.Errorf("not indented, or schema missing:\n%.200s", b.String())
 	}
 	if !strings.Contains(b.String(), `panic: <boxroot> & co`) {

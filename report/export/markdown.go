@@ -26,7 +26,9 @@ import (
 // shows "1.00", and per unit of work when the results do different work
 // (the header then reads "Relative per cell"). A single run's σ reads "—".
 // Labels are code spans with '|' escaped; a result without a successful run
-// shows "failed". A partial file (written before its run finished) is
+// shows "failed". When some result has the CPU time of its measured passes
+// (analysis.HasCPU), a "CPU ns/cell" column (per call for callback) stands
+// before Relative. A partial file (written before its run finished) is
 // preceded by a line saying so.
 func Markdown(w io.Writer, f *harness.File) error {
 	if f == nil {
@@ -48,14 +50,25 @@ func Markdown(w io.Writer, f *harness.File) error {
 	if b := rel.BasisLabel(); b != "" {
 		relHeader += " " + b
 	}
-	header := []string{first, "Mean " + us, "Min " + us, "Max " + us, relHeader}
+	header := []string{first, "Mean " + us, "Min " + us, "Max " + us}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	cpu := analysis.HasCPU(f)
+	if cpu {
+		header = append(header, "CPU ns/"+analysis.Unit(f))
+		align = append(align, tw.AlignRight)
+	}
+	header = append(header, relHeader)
 	var rows [][]string
 	for i := range f.Results {
 		r := &f.Results[i]
 		name := report.MdCode(r.Label)
 		n := report.Successful(r)
 		if n == 0 {
-			rows = append(rows, []string{name, "failed", report.Missing, report.Missing, report.Missing})
+			row := []string{name, "failed", report.Missing, report.Missing, report.Missing}
+			if cpu {
+				row = append(row, report.Missing)
+			}
+			rows = append(rows, row)
 			continue
 		}
 		mean := u.Value(r.Mean)
@@ -64,9 +77,16 @@ func Markdown(w io.Writer, f *harness.File) error {
 		} else {
 			mean += " ± " + report.Missing
 		}
-		rows = append(rows, []string{name, mean, u.Value(r.Min), u.Value(r.Max), report.RelativeText(rel.Rows[i])})
+		row := []string{name, mean, u.Value(r.Min), u.Value(r.Max)}
+		if cpu {
+			perUnit := report.Missing
+			if ns, has := analysis.CPUPerUnit(r); has {
+				perUnit = fmt.Sprintf("%.2f", ns)
+			}
+			row = append(row, perUnit)
+		}
+		rows = append(rows, append(row, report.RelativeText(rel.Rows[i])))
 	}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	if err := report.MarkdownTable(w, header, rows, align); err != nil {
 		return fmt.Errorf("markdown export: %w", err)
 	}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +39,11 @@ typedef int64_t (*rb_fn)(int32_t tid, uintptr_t h, int64_t x);
 // One calling thread. Written by its own thread during the run, read by
 // rb_result after the join (or after rb_plain returned): no sharing while
 // the loop runs, and one cache line or more apart from its neighbours.
+// The process's CPU time (getrusage RUSAGE_SELF: every thread), in ns.
+typedef struct rb_cpu {
+	int64_t user, sys;
+} rb_cpu;
+
 typedef struct rb_thread {
 	alignas(64) struct rb_run *run;
 	int32_t tid;
@@ -50,6 +56,7 @@ typedef struct rb_thread {
 	int64_t done;     // calls made
 	uint64_t sum;     // sum of the replies, modulo 2^64
 	int64_t t0, t1;   // CLOCK_MONOTONIC ns around the loop
+	rb_cpu cpu0, cpu1; // the process's CPU time at t0 and at t1
 	int err;          // first error met, 0 if none
 } rb_thread;
 
@@ -74,6 +81,29 @@ static int64_t rb_now(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static rb_cpu rb_cpu_now(void) {
+	struct rusage ru;
+	rb_cpu c = {0, 0};
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		c.user = (int64_t)ru.ru_utime.tv_sec * 1000000000 + (int64_t)ru.ru_utime.tv_usec * 1000;
+		c.sys = (int64_t)ru.ru_stime.tv_sec * 1000000000 + (int64_t)ru.ru_stime.tv_usec * 1000;
+	}
+	return c;
+}
+
+// rb_start and rb_stop_clock stamp a calling loop's start and end: the
+// wall clock and, around it, the process's CPU time, so that the run's CPU
+// time covers the same interval as its wall time.
+static void rb_start(rb_thread *t) {
+	t->cpu0 = rb_cpu_now();
+	t->t0 = rb_now();
+}
+
+static void rb_stop_clock(rb_thread *t) {
+	t->t1 = rb_now();
+	t->cpu1 = rb_cpu_now();
 }
 
 static inline void rb_cpu_relax(void) {
@@ -175,14 +205,14 @@ static void rb_loop_call(rb_thread *t) {
 	uintptr_t h = t->h;
 	int64_t x = t->start, n = t->n, i = 0;
 	uint64_t sum = 0;
-	t->t0 = rb_now();
+	rb_start(t);
 	for (; i < n; i++) {
 		if (rb_should_stop(r, i)) {
 			break;
 		}
 		sum += (uint64_t)fn(tid, h, x + i);
 	}
-	t->t1 = rb_now();
+	rb_stop_clock(t);
 	t->done = i;
 	t->sum = sum;
 }
@@ -230,7 +260,7 @@ static void rb_loop_pipe(rb_thread *t) {
 	memset(&q, 0, sizeof q);
 	q.tid = t->tid;
 	q.h = (uint64_t)t->h;
-	t->t0 = rb_now();
+	rb_start(t);
 	for (; i < n; i++) {
 		if (rb_should_stop(r, i)) {
 			break;
@@ -247,7 +277,7 @@ static void rb_loop_pipe(rb_thread *t) {
 		}
 		sum += (uint64_t)reply;
 	}
-	t->t1 = rb_now();
+	rb_stop_clock(t);
 	t->done = i;
 	t->sum = sum;
 }
@@ -258,7 +288,7 @@ static void rb_loop_spin(rb_thread *t) {
 	int64_t x = t->start, n = t->n, i = 0;
 	uint64_t sum = 0;
 	uintptr_t h = t->h;
-	t->t0 = rb_now();
+	rb_start(t);
 	for (; i < n; i++) {
 		if (rb_should_stop(r, i)) {
 			break;
@@ -279,7 +309,7 @@ static void rb_loop_spin(rb_thread *t) {
 		// touches the slot.
 		sum += (uint64_t)s->r;
 	}
-	t->t1 = rb_now();
+	rb_stop_clock(t);
 	t->done = i;
 	t->sum = sum;
 }
@@ -356,8 +386,9 @@ int rb_run_threads(rb_run *r) {
 	return err;
 }
 
-void rb_result(rb_run *r, int64_t *calls, uint64_t *sum, int64_t *wall_ns, int *err) {
+void rb_result(rb_run *r, int64_t *calls, uint64_t *sum, int64_t *wall_ns, int64_t *cpu_user_ns, int64_t *cpu_sys_ns, int *err) {
 	int64_t c = 0, t0 = 0, t1 = 0;
+	rb_cpu cpu0 = {0, 0}, cpu1 = {0, 0};
 	uint64_t s = 0;
 	int e = 0;
 	for (int t = 0; t < r->threads; t++) {
@@ -372,13 +403,17 @@ void rb_result(rb_run *r, int64_t *calls, uint64_t *sum, int64_t *wall_ns, int *
 		}
 		if (t0 == 0 || th->t0 < t0) {
 			t0 = th->t0;
+			cpu0 = th->cpu0;
 		}
 		if (th->t1 > t1) {
 			t1 = th->t1;
+			cpu1 = th->cpu1;
 		}
 	}
 	*calls = c;
 	*sum = s;
 	*wall_ns = t1 > t0 ? t1 - t0 : 0;
+	*cpu_user_ns = cpu1.user > cpu0.user ? cpu1.user - cpu0.user : 0;
+	*cpu_sys_ns = cpu1.sys > cpu0.sys ? cpu1.sys - cpu0.sys : 0;
 	*err = e;
 }

@@ -43,6 +43,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootbench/rootbench/cputime"
 	"github.com/rootbench/rootbench/parse"
 )
 
@@ -175,6 +176,10 @@ type Result struct {
 	// the last caller leaving it (C's CLOCK_MONOTONIC). Thread creation, the
 	// start gate, handle creation and thread joins are outside it.
 	Wall time.Duration
+	// CPU is the process's CPU time (every thread's, getrusage
+	// RUSAGE_SELF) over the same interval as Wall, read by the C side
+	// where it reads Wall's clock.
+	CPU cputime.Times
 	// Calls is the number of calls made (Params.Calls unless the run was
 	// stopped).
 	Calls int64

@@ -93,8 +93,9 @@ void rb_stop(rb_run *r);
 int rb_stopped(rb_run *r);
 
 // rb_result returns the calls made, their sum (modulo 2^64), the wall time
-// from the earliest loop start to the latest loop end, and the first error
-// a thread met (0 if none). Call it after the loops have finished.
-void rb_result(rb_run *r, int64_t *calls, uint64_t *sum, int64_t *wall_ns, int *err);
+// from the earliest loop start to the latest loop end, the process's CPU
+// time (user, system) over that same interval, and the first error a
+// thread met (0 if none). Call it after the loops have finished.
+void rb_result(rb_run *r, int64_t *calls, uint64_t *sum, int64_t *wall_ns, int64_t *cpu_user_ns, int64_t *cpu_sys_ns, int *err);
 
 #endif

@@ -24,6 +24,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rootbench/rootbench/cputime"
 )
 
 // Available reports whether this build can run the workload (it needs cgo).
@@ -95,11 +97,12 @@ func Run(ctx context.Context, p Params, h RootHandle) (Result, error) {
 	close(finished)
 	watch.Wait()
 
-	var calls, wallNs C.int64_t
+	var calls, wallNs, cpuUserNs, cpuSysNs C.int64_t
 	var sum C.uint64_t
 	var cerr C.int
-	C.rb_result(r, &calls, &sum, &wallNs, &cerr)
-	res := Result{Wall: time.Duration(wallNs), Calls: int64(calls), Sum: int64(sum)}
+	C.rb_result(r, &calls, &sum, &wallNs, &cpuUserNs, &cpuSysNs, &cerr)
+	res := Result{Wall: time.Duration(wallNs), Calls: int64(calls), Sum: int64(sum),
+		CPU: cputime.Times{User: time.Duration(cpuUserNs), Sys: time.Duration(cpuSysNs)}}
 	if runErr != nil {
 		return res, fmt.Errorf("callback %s: %w", variant, runErr)
 	}

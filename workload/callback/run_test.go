@@ -42,8 +42,8 @@ func TestRunSums(t *testing.T) {
 					if want := ExpectedSum(calls); res.Sum != want {
 						t.Errorf("Sum = %d, want %d", res.Sum, want)
 					}
-					if res.Wall <= 0 {
-						t.Errorf("Wall = %v, want > 0", res.Wall)
+					if res.Wall <= 0 || res.CPU.Total() <= 0 {
+						t.Errorf("Wall = %v, CPU = %+v; want both > 0", res.Wall, res.CPU)
 					}
 				})
 			}

@@ -2,6 +2,8 @@ package msgpass
 
 import (
 	"time"
+
+	"github.com/rootbench/rootbench/cputime"
 	"unsafe"
 )
 
@@ -32,7 +34,8 @@ func (r *run[C]) consumeLoop(c *consumer[C]) {
 		r.release(bt)
 	}
 	if int(r.finished.Add(1)) == len(r.cons) {
-		r.end = time.Now() // read by runWorkers after done.Wait()
+		r.end = time.Now() // read by runWorkers after done.Wait(), as endCPU
+		r.endCPU = cputime.Self()
 	}
 }
 

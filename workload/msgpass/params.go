@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootbench/rootbench/cputime"
 	"github.com/rootbench/rootbench/parse"
 )
 
@@ -139,6 +140,9 @@ type Result struct {
 	// Wall is the workload's wall time, excluding setup (payload tables,
 	// domain creation) and teardown.
 	Wall time.Duration
+	// CPU is the process's CPU time (every thread's) over the same
+	// interval as Wall, read where Wall's clock starts and stops.
+	CPU cputime.Times
 	// Cells is the number of cells created, checked and deleted.
 	Cells int64
 	// Stats are the implementation's counters after the run, if it has any.

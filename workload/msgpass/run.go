@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/rootbench/rootbench/cell"
+	"github.com/rootbench/rootbench/cputime"
 )
 
 // staticValue is an entry of a producer's preallocated value table (payload
@@ -105,6 +106,7 @@ type run[C any] struct {
 	// finished counts consumers that have exited; the last one stamps end.
 	finished atomic.Int32
 	end      time.Time
+	endCPU   cputime.Times // the process's CPU time at end
 
 	stop    atomic.Bool   // set once, by halt
 	stopCh  chan struct{} // closed by halt
@@ -146,12 +148,13 @@ func Run[C any](ctx context.Context, impl cell.Impl[C], p Params) (Result, error
 	defer stopWatch()
 
 	var wall time.Duration
+	var cpu cputime.Times
 	var finished bool
 	switch p.Scheduler {
 	case Sequential:
-		wall, finished = r.runSequential()
+		wall, cpu, finished = r.runSequential()
 	default:
-		wall, finished = r.runWorkers()
+		wall, cpu, finished = r.runWorkers()
 	}
 	if !finished {
 		return Result{}, fmt.Errorf("%w; workers still inside the implementation %v later were abandoned (their domains are not closed)",
@@ -174,7 +177,7 @@ func Run[C any](ctx context.Context, impl cell.Impl[C], p Params) (Result, error
 			return Result{}, fmt.Errorf("%d cells still live after the run (leak)", live)
 		}
 	}
-	return Result{Wall: wall, Cells: p.TotalCells(), Stats: stats}, nil
+	return Result{Wall: wall, CPU: cpu, Cells: p.TotalCells(), Stats: stats}, nil
 }
 
 func newRun[C any](impl cell.Impl[C], p Params) *run[C] {
@@ -288,9 +291,10 @@ func (r *run[C]) halt() {
 }
 
 // runWorkers runs the parallel and concurrent schedulers and returns the
-// wall time from releasing the workers to the last consumer finishing, and
-// false if it gave up waiting for them (see abandonGrace).
-func (r *run[C]) runWorkers() (time.Duration, bool) {
+// wall time from releasing the workers to the last consumer finishing, the
+// process's CPU time over the same interval, and false if it gave up
+// waiting for them (see abandonGrace).
+func (r *run[C]) runWorkers() (time.Duration, cputime.Times, bool) {
 	prev := runtime.GOMAXPROCS(0)
 	switch workers := r.p.Producers + r.p.Consumers; {
 	case r.p.Scheduler == Concurrent:
@@ -309,14 +313,15 @@ func (r *run[C]) runWorkers() (time.Duration, bool) {
 		r.spawn(fmt.Sprintf("consumer %d", i), func() { c.d = r.impl.NewDomain() }, func() { r.consumeLoop(c) })
 	}
 	if !r.await(&r.ready) {
-		return 0, false
+		return 0, cputime.Times{}, false
 	}
+	startCPU := cputime.Self()
 	start := time.Now()
 	close(r.started)
 	if !r.await(&r.done) {
-		return 0, false
+		return 0, cputime.Times{}, false
 	}
-	return r.end.Sub(start), true
+	return r.end.Sub(start), r.endCPU.Sub(startCPU), true
 }
 
 // await waits for wg, or until the run is abandoned; it reports whether wg

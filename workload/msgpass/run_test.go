@@ -84,8 +84,8 @@ func TestEveryCombination(t *testing.T) {
 					if res.Cells != want {
 						t.Errorf("Cells = %d, want %d", res.Cells, want)
 					}
-					if res.Wall <= 0 {
-						t.Errorf("Wall = %v, want > 0", res.Wall)
+					if res.Wall <= 0 || res.CPU.Total() <= 0 {
+						t.Errorf("Wall = %v, CPU = %+v; want both > 0", res.Wall, res.CPU)
 					}
 					if res.Stats["created"] != want || res.Stats["remote-deletes"] != want || res.Stats["local-deletes"] != 0 {
 						t.Errorf("Stats = %v: want %d created, all of them deleted remotely", res.Stats, want)

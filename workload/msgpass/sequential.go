@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/rootbench/rootbench/cputime"
 )
 
 // runSequential runs the sequential scheduler on one goroutine locked to an
@@ -13,8 +15,11 @@ import (
 // the queue it went to, or the next consumer in turn for the shared queue).
 // Producer domains only create, consumer domains only delete. At most one
 // batch is in flight, so MaxDelay and MaxOutstanding never have to wait.
-func (r *run[C]) runSequential() (time.Duration, bool) {
+// It returns what runWorkers returns: the loop's wall time, the process's
+// CPU time over it, and whether it finished.
+func (r *run[C]) runSequential() (time.Duration, cputime.Times, bool) {
 	var wall time.Duration
+	var cpu cputime.Times
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -35,6 +40,7 @@ func (r *run[C]) runSequential() (time.Duration, bool) {
 			role, id = "consumer", i
 			r.cons[i].d = r.impl.NewDomain()
 		}
+		startCPU := cputime.Self()
 		start := time.Now()
 		next := 0 // next consumer, for the shared queue
 		for b := int64(0); b < int64(r.p.NIters); b++ {
@@ -68,9 +74,10 @@ func (r *run[C]) runSequential() (time.Duration, bool) {
 			}
 		}
 		wall = time.Since(start)
+		cpu = cputime.Self().Sub(startCPU)
 	}()
 	if !r.await(&wg) {
-		return 0, false
+		return 0, cputime.Times{}, false
 	}
-	return wall, true
+	return wall, cpu, true
 }
