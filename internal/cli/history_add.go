@@ -124,7 +124,7 @@ func printAdded(w io.Writer, name string, a history.Added) {
 		repeated += s.Repeated
 	}
 	if repeated > 0 {
-		what += fmt.Sprintf("; %d already stored from another file, counted once", repeated)
+		what += fmt.Sprintf("; %d of them already stored from another file, counted once", repeated)
 	}
 	fmt.Fprintf(w, "%s: %s\n", name, what)
 }
