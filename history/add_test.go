@@ -8,6 +8,8 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -192,5 +194,33 @@ func TestPointsInCommitOrder(t *testing.T) {
 	}
 	if got := pointsText(points(t, s, seriesNamed(t, s, "ocaml", "wall"))); got != "4:4,4.1 3:3 2:2 5:5 1:1" {
 		t.Errorf("points = %s; want commit 4 first now that its time is known", got)
+	}
+}
+
+// GitCommits knows a commit of the repository (its committer time and
+// branch) and not one outside it.
+func TestGitCommits(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := g.Commit(t, nil, "the commit")
+	head, err := repo.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := repo.CommitTime(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := history.GitCommits(repo)
+	c, found, err := lookup.LookupCommit(context.Background(), two)
+	if err != nil || !found || c.Branch != "main" || !c.Time.Equal(want) || c.Hash != two {
+		t.Errorf("LookupCommit(two) = %+v, %v, %v; want main at %v", c, found, err, want)
+	}
+	if c, found, err := lookup.LookupCommit(context.Background(), rev(7)); err != nil || found {
+		t.Errorf("LookupCommit(a commit of no repository) = %+v, %v, %v; want not found", c, found, err)
 	}
 }

@@ -95,6 +95,15 @@ func genSources(t *rapid.T, sessions []session) []*history.Source {
 	return out
 }
 
+// drawSources draws up to four sessions and the files to add of them.
+func drawSources(t *rapid.T) []*history.Source {
+	var sessions []session
+	for i := range rapid.IntRange(1, 4).Draw(t, "sessions") {
+		sessions = append(sessions, genSession(t, i))
+	}
+	return genSources(t, sessions)
+}
+
 // model is what the store must hold, computed in memory: each file once,
 // each run once (by commit, machine, parameters, cell, index, start and
 // wall time), commits ordered by time then by the first file holding them.
@@ -237,11 +246,7 @@ func TestAddMatchesTheModel(t *testing.T) {
 			// first file that held them.
 			times[rev(c)] = t0.Add(time.Duration(rapid.IntRange(0, 2).Draw(t, "commit time")) * time.Hour)
 		}
-		var sessions []session
-		for i := range rapid.IntRange(1, 4).Draw(t, "sessions") {
-			sessions = append(sessions, genSession(t, i))
-		}
-		sources := genSources(t, sessions)
+		sources := drawSources(t)
 		path, cleanup := tempStore(t)
 		defer cleanup()
 		s := openModelStore(t, path)
@@ -274,11 +279,7 @@ func TestConcurrentAddsMatchTheModel(t *testing.T) {
 		for c := 1; c <= 4; c++ {
 			times[rev(c)] = t0.Add(time.Duration(c) * time.Hour)
 		}
-		var sessions []session
-		for i := range rapid.IntRange(1, 4).Draw(t, "sessions") {
-			sessions = append(sessions, genSession(t, i))
-		}
-		sources := genSources(t, sessions)
+		sources := drawSources(t)
 		path, cleanup := tempStore(t)
 		defer cleanup()
 		stores := []*history.Store{openModelStore(t, path), openModelStore(t, path)}

@@ -156,8 +156,8 @@ func TestHistoryAddLocked(t *testing.T) {
 		t.Skip("waits for the lock's timeout")
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	store := filepath.Join(dir, "h.db")
+	store := filepath.Join(t.TempDir(), "h.db")
+	dir := filepath.Dir(store)
 	good := writeHistoryFile(t, filepath.Join(dir, "good.json"), 'a', historyStart, 1)
 	rootbench(t, nil, "history", "add", "--history", store, writeHistoryFile(t, filepath.Join(dir, "first.json"), 'b', historyStart, 2)).Must(t, 0)
 	db, err := sql.Open("sqlite", store)
