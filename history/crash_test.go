@@ -1,13 +1,16 @@
 package history_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,9 +53,13 @@ func addAll(path, dir string) error {
 		if err != nil {
 			return err
 		}
+		// The lines bracket each add, so that the test can tell a kill
+		// inside an add's transaction from one between adds.
+		fmt.Println("adding", name)
 		if _, err := s.Add(context.Background(), src, history.AddOptions{}); err != nil {
 			return err
 		}
+		fmt.Println("added", name)
 	}
 	return nil
 }
@@ -80,9 +87,10 @@ func crashFiles(t *testing.T, dir string, n int) map[string]int {
 
 // Killing an adder at any moment leaves a store that opens, passes
 // SQLite's integrity check, and holds whole files only: every stored file
-// has all its runs. Each kill comes later than the one before, so that
-// kills land before the store exists, in its migration, in an add and
-// between adds, until one adder finishes.
+// has all its runs. In each of three rounds, on a new store, each kill
+// comes later than the one before, so that kills land before the store
+// exists, in its migration, in an add and between adds, until one adder
+// finishes.
 func TestKilledAddLeavesWholeFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills adder processes for a few seconds")
@@ -91,37 +99,73 @@ func TestKilledAddLeavesWholeFiles(t *testing.T) {
 	dir := t.TempDir()
 	files := filepath.Join(dir, "files")
 	os.Mkdir(files, 0o755)
-	const n = 20
-	want := crashFiles(t, files, n)
-	path := filepath.Join(dir, "h.db")
+	want := crashFiles(t, files, 20)
 	rng := rand.New(rand.NewPCG(1, 2))
-	midway, stored, kills := 0, 0, 0
-	for ; stored < n; kills++ {
-		kill := kills
-		if kill == 200 {
-			t.Fatalf("after %d kills the store holds %d of %d files: the adders make no progress", kill, stored, n)
-		}
+	var total killCount
+	for round := range 3 {
+		c := killAdders(t, filepath.Join(dir, fmt.Sprintf("h%d.db", round)), files, want, rng)
+		total.kills += c.kills
+		total.inAdd += c.inAdd
+		total.midway += c.midway
+	}
+	t.Logf("%d kills: %d inside an add, %d left a store partly added to", total.kills, total.inAdd, total.midway)
+	if total.inAdd == 0 {
+		t.Errorf("no kill landed inside an add")
+	}
+}
+
+// killCount counts kills: all, those inside an add, and those after which
+// the store held more files than before and not all.
+type killCount struct{ kills, inAdd, midway int }
+
+// killAdders starts adders of the files of dir to the store at path, each
+// killed later than the one before, until one finishes, checking the
+// store after each (checkStore).
+func killAdders(t *testing.T, path, dir string, want map[string]int, rng *rand.Rand) killCount {
+	var c killCount
+	for stored := 0; stored < len(want); {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), adderStore+"="+path, adderFiles+"="+files)
-		cmd.Stderr = os.Stderr
+		cmd.Env = append(os.Environ(), adderStore+"="+path, adderFiles+"="+dir)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		delay := time.Duration(kill)*10*time.Millisecond + time.Duration(rng.Int64N(int64(10*time.Millisecond)))
-		time.Sleep(delay)
-		cmd.Process.Kill()
-		cmd.Wait()
-
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		// Delays grow by a fifth per kill from 10 ms, each with up to 10 ms
+		// of jitter: slow machines (or the race detector) reach the adds
+		// after a few more kills, not many more.
+		delay := time.Duration(float64(10*time.Millisecond)*math.Pow(1.2, float64(c.kills))) + time.Duration(rng.Int64N(int64(10*time.Millisecond)))
+		select {
+		case <-time.After(delay):
+			cmd.Process.Kill()
+			<-done
+			c.kills++
+			if strings.HasPrefix(lastLine(stdout.String()), "adding ") {
+				c.inAdd++
+			}
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the adder failed: %v\n%s", err, stderr.String())
+			}
+		}
 		got := checkStore(t, path, want)
 		if got < stored {
-			t.Fatalf("kill %d: the store holds %d files, %d before", kill, got, stored)
+			t.Fatalf("after %d kills the store holds %d files, %d before", c.kills, got, stored)
 		}
-		if got > stored && got < n {
-			midway++
+		if got > stored && got < len(want) {
+			c.midway++
 		}
 		stored = got
 	}
-	t.Logf("%d kills, %d of them left a store partly added to", kills, midway)
+	return c
+}
+
+// lastLine is the last line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // checkStore opens the store at path (when it exists), checks it and that
