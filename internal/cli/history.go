@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +31,20 @@ after it. A second rootbench writing to the same store waits for the first up
 to ` + history.DefaultLockWait.String() + `, then gives up (exit 2).`,
 		Example: `  rootbench history add run.json
   rootbench history --history ci.db add --branch main ab.json`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			var names []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return usageErrorf("unknown command %q for %q: accepted: %s (see '%s --help')",
+				args[0], c.CommandPath(), strings.Join(names, ", "), c.CommandPath())
+		},
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	cmd.PersistentFlags().String(historyFlag, "", "the history store's file (default: $"+history.Env+", else "+history.FileName+" in rootbench's cache directory)")
 	cmd.AddCommand(withUsageOnMissingArgs(newHistoryAddCmd()))

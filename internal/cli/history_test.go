@@ -133,6 +133,7 @@ func TestHistoryAddRefusals(t *testing.T) {
 	db.Close()
 
 	mustRefuse(t, []refusal{
+		{args: []string{"history", "nosuch"}, want: []string{`unknown command "nosuch"`, "accepted: add"}},
 		{args: []string{"history", "add", "--history", store}, want: []string{"needs results files", "add FILE..."}},
 		{args: []string{"history", "add", "--history", store, good, notJSON}, want: []string{"notes.json", "not valid JSON"}},
 		{args: []string{"history", "add", "--history", store, newerPath}, want: []string{"newer.json", `"rootbench/v99" is not supported`}},
