@@ -67,10 +67,21 @@ func (a Added) Runs() int {
 // held beyond the wait, a full disk, a cancelled ctx) rolls the whole file
 // back.
 func (s *Store) Add(ctx context.Context, src *Source, opt AddOptions) (Added, error) {
+	// A file stored already needs no commit looked up; the transaction
+	// checks again, as another process may store it in between.
+	var id int64
+	switch err := s.db.QueryRowContext(ctx, "SELECT id FROM files WHERE content_sha256 = ?", src.Hash).Scan(&id); {
+	case err == nil:
+		return Added{AlreadyStored: true}, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return Added{}, s.wrap(err)
+	}
 	commits := make([]Commit, len(src.Sides))
 	for i, side := range src.Sides {
 		c := Commit{Hash: side.File.Tool.Revision}
-		if opt.Commits != nil {
+		if i > 0 && c.Hash == commits[i-1].Hash {
+			c = commits[i-1] // an A/A session's two sides
+		} else if opt.Commits != nil {
 			found, ok, err := opt.Commits.LookupCommit(ctx, c.Hash)
 			if err != nil {
 				return Added{}, fmt.Errorf("%s: commit %s: %w", src.Name, c.Short(), err)
@@ -87,7 +98,6 @@ func (s *Store) Add(ctx context.Context, src *Source, opt AddOptions) (Added, er
 	var added Added
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		added = Added{}
-		var id int64
 		err := tx.QueryRowContext(ctx, "SELECT id FROM files WHERE content_sha256 = ?", src.Hash).Scan(&id)
 		if err == nil {
 			added.AlreadyStored = true
