@@ -42,14 +42,13 @@ func GitCommits(repo *gitrev.Repo) CommitLookup { return gitCommits{repo} }
 type gitCommits struct{ repo *gitrev.Repo }
 
 func (g gitCommits) LookupCommit(ctx context.Context, hash string) (Commit, bool, error) {
-	c, err := g.repo.Resolve(ctx, hash)
+	// Two git commands: the time (which fails for a commit the repository
+	// does not have) and the branches.
+	c := gitrev.Commit{Hash: hash}
+	t, err := g.repo.CommitTime(ctx, c)
 	if errors.Is(err, gitrev.ErrUnknownRevision) {
 		return Commit{}, false, nil
 	}
-	if err != nil {
-		return Commit{}, false, err
-	}
-	t, err := g.repo.CommitTime(ctx, c)
 	if err != nil {
 		return Commit{}, false, err
 	}
@@ -57,5 +56,5 @@ func (g gitCommits) LookupCommit(ctx context.Context, hash string) (Commit, bool
 	if err != nil {
 		return Commit{}, false, err
 	}
-	return Commit{Hash: c.Hash, Time: t, Branch: branch}, true, nil
+	return Commit{Hash: hash, Time: t, Branch: branch}, true, nil
 }

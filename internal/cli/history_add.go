@@ -58,8 +58,10 @@ a newer version, or one another rootbench keeps locked for ` + history.DefaultLo
 			}
 			ctx := context.Background()
 			opt := history.AddOptions{Branch: strings.TrimSpace(branch)}
+			unknown := "no git repository here: time and branch unknown"
 			if repo, err := gitrev.Open("."); err == nil {
 				opt.Commits = history.GitCommits(repo)
+				unknown = "not in this repository: time and branch unknown"
 			}
 			s, err := history.Open(ctx, path, history.Options{})
 			if err != nil {
@@ -71,7 +73,7 @@ a newer version, or one another rootbench keeps locked for ` + history.DefaultLo
 				if err != nil {
 					return usageError(fmt.Errorf("%s: %w", src.Name, err))
 				}
-				printAdded(cmd.OutOrStdout(), src.Name, added)
+				printAdded(cmd.OutOrStdout(), src.Name, added, unknown)
 			}
 			return nil
 		},
@@ -97,8 +99,9 @@ func readSources(paths []string) ([]*history.Source, error) {
 	return sources, nil
 }
 
-// printAdded prints what one add did, in one line.
-func printAdded(w io.Writer, name string, a history.Added) {
+// printAdded prints what one add did, in one line; unknown says why a
+// commit's time and branch are unknown.
+func printAdded(w io.Writer, name string, a history.Added, unknown string) {
 	if a.AlreadyStored {
 		fmt.Fprintf(w, "%s: already stored (same content), nothing added\n", name)
 		return
@@ -106,13 +109,13 @@ func printAdded(w io.Writer, name string, a history.Added) {
 	var what string
 	switch {
 	case len(a.Sides) == 1 && a.Sides[0].Modified:
-		what = fmt.Sprintf("stored %s of a modified build of %s, in no series (uncommitted changes)", countRuns(a.Runs()), commitNote(a.Sides[0].Commit))
+		what = fmt.Sprintf("stored %s of a modified build of %s, in no series (uncommitted changes)", countRuns(a.Runs()), commitNote(a.Sides[0].Commit, unknown))
 	case len(a.Sides) == 1:
-		what = fmt.Sprintf("added %s of %s, %d series", countRuns(a.Runs()), commitNote(a.Sides[0].Commit), a.Series)
+		what = fmt.Sprintf("added %s of %s, %d series", countRuns(a.Runs()), commitNote(a.Sides[0].Commit, unknown), a.Series)
 	default:
 		parts := make([]string, len(a.Sides))
 		for i, s := range a.Sides {
-			parts[i] = fmt.Sprintf("%s %s %d", s.Name, commitNote(s.Commit), s.Runs)
+			parts[i] = fmt.Sprintf("%s %s %d", s.Name, commitNote(s.Commit, unknown), s.Runs)
 			if s.Modified {
 				parts[i] += " (modified build: in no series)"
 			}
@@ -138,10 +141,10 @@ func countRuns(n int) string {
 }
 
 // commitNote is a commit as an add line names it: "1a2b3c4 (main)".
-func commitNote(c history.Commit) string {
+func commitNote(c history.Commit, unknown string) string {
 	switch {
 	case c.Time.IsZero() && c.Branch == "":
-		return c.Short() + " (not in this repository: time and branch unknown)"
+		return c.Short() + " (" + unknown + ")"
 	case c.Time.IsZero():
 		return c.Short() + " (" + c.Branch + ", time unknown)"
 	case c.Branch == "":

@@ -2,6 +2,7 @@ package gitrev
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,9 +12,15 @@ import (
 
 // CommitTime returns c's committer time (`git log -1 --format=%ct`), the
 // time a history orders commits by: it is when the commit entered the
-// branch it was made on, whatever its author date says.
+// branch it was made on, whatever its author date says. Only c.Hash is
+// read: a full hash the repository does not have gives an error wrapping
+// ErrUnknownRevision.
 func (r *Repo) CommitTime(ctx context.Context, c Commit) (time.Time, error) {
 	out, err := r.git(ctx, "log", "-1", "--no-show-signature", "--format=%ct", c.Hash, "--")
+	var ge *gitError
+	if errors.As(err, &ge) && ctx.Err() == nil {
+		return time.Time{}, fmt.Errorf("%w %s in %s: %w", ErrUnknownRevision, c.Hash, r.Dir, err)
+	}
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -29,19 +36,22 @@ func (r *Repo) CommitTime(ctx context.Context, c Commit) (time.Time, error) {
 // order of the branches that contain c; "" when no local branch does (a
 // commit reached only by a tag or a remote branch, or a detached head's).
 func (r *Repo) Branch(ctx context.Context, c Commit) (string, error) {
-	out, err := r.git(ctx, "for-each-ref", "--contains", c.Hash, "--format=%(refname:short)", "refs/heads/")
+	// %(HEAD) is "*" for the checked-out branch, " " for the others.
+	out, err := r.git(ctx, "for-each-ref", "--contains", c.Hash, "--format=%(HEAD)%(refname:short)", "refs/heads/")
 	if err != nil {
 		return "", err
 	}
-	branches := strings.Fields(out)
-	if len(branches) == 0 {
-		return "", nil
-	}
-	// symbolic-ref fails on a detached head: then no branch is checked out.
-	if cur, err := r.git(ctx, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
-		if cur = strings.TrimSpace(cur); slices.Contains(branches, cur) {
+	var branches []string
+	for line := range strings.SplitSeq(strings.TrimRight(out, "\n"), "\n") {
+		if cur, ok := strings.CutPrefix(line, "*"); ok {
 			return cur, nil
 		}
+		if name := strings.TrimSpace(line); name != "" {
+			branches = append(branches, name)
+		}
+	}
+	if len(branches) == 0 {
+		return "", nil
 	}
 	for _, name := range []string{"main", "master"} {
 		if slices.Contains(branches, name) {

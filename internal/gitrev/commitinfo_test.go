@@ -2,9 +2,12 @@ package gitrev_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
 
@@ -19,6 +22,10 @@ func TestCommitTime(t *testing.T) {
 	t2, err2 := r.CommitTime(context.Background(), two)
 	if err1 != nil || err2 != nil || t2.Sub(t1) != time.Minute {
 		t.Errorf("CommitTime: %v, %v and %v, %v: want two times one minute apart (gittest's dates)", t1, err1, t2, err2)
+	}
+	missing := gitrev.Commit{Hash: strings.Repeat("0", 40)}
+	if _, err := r.CommitTime(context.Background(), missing); !errors.Is(err, gitrev.ErrUnknownRevision) {
+		t.Errorf("CommitTime of a commit the repository lacks: %v; want ErrUnknownRevision", err)
 	}
 }
 
