@@ -62,10 +62,10 @@ func (a Added) Runs() int {
 // Add stores src in one transaction: the file, each side's commit, machine
 // and measurement, and every run of every result with the series its
 // figures belong to. A file whose content is stored already adds nothing
-// (Added.AlreadyStored). Commits are looked up before the transaction,
-// so that the write lock is held only while writing. A failure (a lock
-// held beyond the wait, a full disk, a cancelled ctx) rolls the whole file
-// back.
+// (Added.AlreadyStored). Commits the store does not know with their time
+// and branch are looked up before the transaction, so that the write lock
+// is held only while writing. A failure (a lock held beyond the wait, a
+// full disk, a cancelled ctx) rolls the whole file back.
 func (s *Store) Add(ctx context.Context, src *Source, opt AddOptions) (Added, error) {
 	// A file stored already needs no commit looked up; the transaction
 	// checks again, as another process may store it in between.
@@ -79,9 +79,16 @@ func (s *Store) Add(ctx context.Context, src *Source, opt AddOptions) (Added, er
 	commits := make([]Commit, len(src.Sides))
 	for i, side := range src.Sides {
 		c := Commit{Hash: side.File.Tool.Revision}
-		if i > 0 && c.Hash == commits[i-1].Hash {
+		known, err := s.knownCommit(ctx, c.Hash)
+		if err != nil {
+			return Added{}, err
+		}
+		switch {
+		case i > 0 && c.Hash == commits[i-1].Hash:
 			c = commits[i-1] // an A/A session's two sides
-		} else if opt.Commits != nil {
+		case known:
+			// Stored with its time and branch: git would add nothing.
+		case opt.Commits != nil:
 			found, ok, err := opt.Commits.LookupCommit(ctx, c.Hash)
 			if err != nil {
 				return Added{}, fmt.Errorf("%s: commit %s: %w", src.Name, c.Short(), err)
@@ -362,4 +369,12 @@ func unixNano(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
+}
+
+// knownCommit reports whether the store has the commit with its time and
+// branch, which a lookup could only repeat.
+func (s *Store) knownCommit(ctx context.Context, hash string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM commits WHERE hash = ? AND time_unix IS NOT NULL AND branch != ''", hash).Scan(&n)
+	return n > 0, s.wrap(err)
 }

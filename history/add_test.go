@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -222,5 +223,30 @@ func TestGitCommits(t *testing.T) {
 	}
 	if c, found, err := lookup.LookupCommit(context.Background(), rev(7)); err != nil || found {
 		t.Errorf("LookupCommit(a commit of no repository) = %+v, %v, %v; want not found", c, found, err)
+	}
+}
+
+// countingLookup counts the lookups it answers (as commitTimes).
+type countingLookup struct {
+	commitTimes
+	n int
+}
+
+func (c *countingLookup) LookupCommit(ctx context.Context, hash string) (history.Commit, bool, error) {
+	c.n++
+	return c.commitTimes.LookupCommit(ctx, hash)
+}
+
+// A commit stored with its time and branch is not looked up again.
+func TestKnownCommitIsNotLookedUpAgain(t *testing.T) {
+	t.Parallel()
+	s := openStore(t)
+	lookup := &countingLookup{commitTimes: commitTimes{rev(1): t0}}
+	for i := range 3 {
+		f := resultsFile(rev(1), t0.Add(time.Duration(i)*time.Second), spec{cell: "ocaml", walls: []int64{1000}})
+		add(t, s, source(t, fmt.Sprint(i), f), history.AddOptions{Commits: lookup})
+	}
+	if lookup.n != 1 {
+		t.Errorf("%d lookups of one commit over three adds; want 1", lookup.n)
 	}
 }
