@@ -98,7 +98,7 @@ how to load it, e.g. source <(rootbench completion bash).`,
 		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(), newListCmd(), withUsageOnMissingArgs(newCompareCmd()), newReportCmd(),
-		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd(), newBisectCmd())
+		newCallbackCmd(), newVersionCmd(), newWorkerCmd(), newABCmd(), newBisectCmd(), newHistoryCmd())
 	return root
 }
 

@@ -361,6 +361,9 @@ func TestDefaultCacheDir(t *testing.T) {
 	if err != nil || got != filepath.Join(dir, "builds") {
 		t.Errorf("DefaultCacheDir() with $%s=%s = %q, %v", gitrev.CacheEnv, dir, got, err)
 	}
+	if root, err := gitrev.CacheRoot(); err != nil || root != dir {
+		t.Errorf("CacheRoot() with $%s=%s = %q, %v", gitrev.CacheEnv, dir, root, err)
+	}
 	t.Setenv(gitrev.CacheEnv, "")
 	t.Setenv("XDG_CACHE_HOME", dir)
 	t.Setenv("HOME", dir)

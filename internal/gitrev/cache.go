@@ -18,9 +18,10 @@ import (
 // The build cache: where it lives, its key, its clean-up, and atomic writes
 // into it.
 
-// CacheEnv names the environment variable that moves the build cache:
-// builds go to $ROOTBENCH_CACHE/builds instead of the user cache directory's
-// rootbench/builds.
+// CacheEnv names the environment variable that moves rootbench's cache
+// directory (CacheRoot): builds go to $ROOTBENCH_CACHE/builds instead of the
+// user cache directory's rootbench/builds, and the default history store
+// with them.
 const CacheEnv = "ROOTBENCH_CACHE"
 
 // recipe names the way builds are made; changing how a binary is built
@@ -41,22 +42,35 @@ const (
 	touchEvery = time.Hour
 )
 
-// DefaultCacheDir returns the directory where builds are cached:
-// $ROOTBENCH_CACHE/builds when that variable is set, else rootbench/builds
-// in the user cache directory (os.UserCacheDir).
-func DefaultCacheDir() (string, error) {
+// CacheRoot returns rootbench's own directory for what it keeps between
+// runs: $ROOTBENCH_CACHE when that variable is set, else rootbench in the
+// user cache directory (os.UserCacheDir). Builds are cached in its builds
+// directory (DefaultCacheDir); the history store's default file is in it
+// too (package history). It is not created here.
+func CacheRoot() (string, error) {
 	if d := os.Getenv(CacheEnv); d != "" {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			return "", fmt.Errorf("$%s=%s: %w", CacheEnv, d, err)
 		}
-		return filepath.Join(abs, "builds"), nil
+		return abs, nil
 	}
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no cache directory for builds (set $%s): %w", CacheEnv, err)
+		return "", fmt.Errorf("no cache directory for rootbench (set $%s): %w", CacheEnv, err)
 	}
-	return filepath.Join(d, "rootbench", "builds"), nil
+	return filepath.Join(d, "rootbench"), nil
+}
+
+// DefaultCacheDir returns the directory where builds are cached: builds in
+// CacheRoot ($ROOTBENCH_CACHE/builds, else rootbench/builds in the user
+// cache directory).
+func DefaultCacheDir() (string, error) {
+	root, err := CacheRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "builds"), nil
 }
 
 // prepare creates the cache directory, removes stale temporary directories

@@ -5,8 +5,9 @@
 // os.Executable()) are that binary too, race detector included.
 //
 // The CLI runs in the environment of the tests less the variables it
-// reads as defaults (the OCaml benchmark's, CELL, ROOTBENCH_SLOW and
-// COLUMNS), so that every test sees the defaults unless it sets them.
+// reads as defaults (the OCaml benchmark's, CELL, ROOTBENCH_SLOW, COLUMNS
+// and ROOTBENCH_HISTORY, so that no test adds to a user's store), so
+// that every test sees the defaults unless it sets them.
 package clitest
 
 import (
@@ -83,7 +84,7 @@ func Command(ctx context.Context, env []string, args ...string) *exec.Cmd {
 
 // defaults are the variables the CLI reads as defaults.
 var defaults = []string{"SCHEDULER", "MAX_DELAY", "NITERS", "BATCH_SIZE", "CELL", "PRODUCERS", "CONSUMERS", "PAYLOAD", "QUEUE",
-	"MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW", "COLUMNS"}
+	"MAX_OUTSTANDING", "PASSES", "ROOTBENCH_SLOW", "COLUMNS", "ROOTBENCH_HISTORY"}
 
 // cliEnv is what Env adds: the CLI mode, plain output (NO_COLOR) and a
 // race detector that does not wait at exit.
