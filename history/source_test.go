@@ -74,7 +74,7 @@ func TestReadFileRefuses(t *testing.T) {
 		notJSON:                                            "not valid JSON",
 		writeJSON(t, dir, "norev.json", noRev):             "no commit",
 		writeJSON(t, dir, "badrev.json", badRev):           "not a commit hash",
-		writeJSON(t, dir, "newer.json", newer):             `"rootbench/v99" is not supported`,
+		writeJSON(t, dir, "newer.json", newer):             `schema "rootbench/v99" is newer than this rootbench reads`,
 		writeJSON(t, dir, "ab.json", abFile(noRev, noRev)): "(base): no commit",
 		filepath.Join(dir, "missing.json"):                 "no such file",
 	} {

@@ -136,7 +136,7 @@ func TestHistoryAddRefusals(t *testing.T) {
 		{args: []string{"history", "nosuch"}, want: []string{`unknown command "nosuch"`, "accepted: add"}},
 		{args: []string{"history", "add", "--history", store}, want: []string{"needs results files", "add FILE..."}},
 		{args: []string{"history", "add", "--history", store, good, notJSON}, want: []string{"notes.json", "not valid JSON"}},
-		{args: []string{"history", "add", "--history", store, newerPath}, want: []string{"newer.json", `"rootbench/v99" is not supported`}},
+		{args: []string{"history", "add", "--history", store, newerPath}, want: []string{"newer.json", `schema "rootbench/v99" is newer than this rootbench reads`}},
 		{args: []string{"history", "add", "--history", store, noCommitPath}, want: []string{"nocommit.json", "no commit"}},
 		{args: []string{"history", "add", "--history", store, "-", "-"}, want: []string{"standard input", "twice"}},
 		{args: []string{"history", "add", "--history", filepath.Join(dir, "missing", "h.db"), good}, want: []string{"does not exist"}},
