@@ -95,10 +95,12 @@ counted (kept). --wait-for-load L waits before each round until the load
 average is below L (at most --wait-timeout, then says so and goes on).
 
 At one --niters a slow cell's runs take far longer than the others', and the
-budget gives it few pairs. --equal-time times one run of each benchmark on
-head first and gives each its own --niters (--calls), the same on both sides,
-so that its runs take about as long as the median benchmark's (never more
-work than asked); --niters-for CELL=N gives one by hand. Rows stay per cell.
+budget gives it few pairs. So by default (--equal-time) ab times one run of
+each benchmark on head first and gives each its own --niters (--calls), the
+same on both sides, so that its runs take about as long as the median
+benchmark's (never more work than asked); the header says so.
+--niters-for CELL=N gives one by hand; --equal-time=false gives every
+benchmark the same work. Rows stay per cell.
 
 ` + fmt.Sprintf(`Exit status: %d every row passes, %d a regression (or head's runs failed),
 %d inconclusive (budget spent, or base's runs failed), %d bad input,
@@ -107,7 +109,7 @@ work than asked); --niters-for CELL=N gives one by hand. Rows stay per cell.
   bin/rootbench ab --base old/rootbench --max-time 90s --format markdown > comment.md
   bin/rootbench-faulty ab --base bin/rootbench-faulty --head-env ROOTBENCH_SLOW=boxroot=20% --cell boxroot
   bin/rootbench ab --base-rev main --layouts 0,5,9,13,17,21 --max-time 1m
-  bin/rootbench ab --base-rev main --cell ocaml,cgo-handle --equal-time --wait-for-load 2`,
+  bin/rootbench ab --base-rev main --cell ocaml,cgo-handle --wait-for-load 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := af.resolve(cmd)

@@ -23,7 +23,7 @@ type workFlags struct {
 }
 
 func (w *workFlags) register(f *pflag.FlagSet) {
-	f.BoolVar(&w.equalTime, "equal-time", false, fmt.Sprintf("time one unmeasured run of each benchmark on head first, then give each its own --niters (--calls) so that its runs take about as long as the median benchmark's: never more than asked, never less than 1/%.0f of it; both sides run the same work and rows stay per cell, so a slow cell gets as many pairs as the others", 1/harness.EqualTimeFloor))
+	f.BoolVar(&w.equalTime, "equal-time", true, fmt.Sprintf("time one unmeasured run of each benchmark on head first, then give each its own --niters (--calls) so that its runs take about as long as the median benchmark's: never more than asked, never less than 1/%.0f of it; both sides run the same work and rows stay per cell, so a slow cell gets as many pairs as the others", 1/harness.EqualTimeFloor))
 	f.StringArrayVar(&w.nitersFor, "niters-for", nil, "CELL=N: run CELL at --niters N on both sides (repeatable; not sized by --equal-time)")
 	f.StringArrayVar(&w.callsFor, "calls-for", nil, "callback workload: NAME=N: run the benchmarks of variant or handle NAME at N calls on both sides (repeatable; not sized by --equal-time)")
 }
