@@ -117,6 +117,33 @@ CREATE TABLE runs (
 CREATE INDEX runs_config ON runs(config_id);
 CREATE INDEX runs_commit ON runs(commit_id);
 `,
+	// 2: the bisections started from a series' change point (history
+	// bisect: the series, the range, how it ended, the culprit if it named
+	// one), and the revisions a backfill skipped (its plan: machine kind,
+	// workload, parameters and cells; the reason), so that a resumed
+	// backfill does not retry them.
+	`
+CREATE TABLE bisections (
+	id INTEGER PRIMARY KEY,
+	series_id INTEGER NOT NULL REFERENCES series(id),
+	good TEXT NOT NULL,
+	bad TEXT NOT NULL,
+	outcome TEXT NOT NULL,
+	culprit TEXT NOT NULL,
+	detail TEXT NOT NULL,
+	at_ns INTEGER NOT NULL
+);
+CREATE INDEX bisections_series ON bisections(series_id);
+CREATE TABLE backfill_skips (
+	id INTEGER PRIMARY KEY,
+	hash TEXT NOT NULL,
+	machine TEXT NOT NULL,
+	plan TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	at_ns INTEGER NOT NULL,
+	UNIQUE (hash, machine, plan)
+);
+`,
 }
 
 // SchemaVersion is the store schema version this binary writes: the
