@@ -11,6 +11,9 @@
 //     SeriesGroups splits the rest), to spot drift.
 //   - Scan: time per unit against a scanned parameter, one line per cell
 //     (and per value of the other varying parameters).
+//   - History: one series of a history store by commit: each commit's
+//     median with its interval, the change points' ranges as bands and the
+//     segments' levels as a step line (as analysis found them).
 //
 // What holds for every chart: it is 22 cm wide at its default size (1299
 // pixels in PNG, under 1600), whatever the number of configurations; it
