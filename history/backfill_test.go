@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -99,5 +100,28 @@ func TestBisections(t *testing.T) {
 	got, err := s.Bisections(ctx, x.ID)
 	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("bisections %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// FindCommit finds a stored commit by a prefix of its hash, says when
+// none has it, and refuses a prefix that names several.
+func TestFindCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openStore(t)
+	a, b := "abc1"+rev(1)[4:], "abc2"+rev(2)[4:]
+	add(t, s, source(t, "a", resultsFile(a, t0, spec{cell: "a", walls: []int64{1000}})), history.AddOptions{})
+	add(t, s, source(t, "b", resultsFile(b, t0.Add(time.Hour), spec{cell: "a", walls: []int64{1000}})), history.AddOptions{})
+	if c, ok, err := s.FindCommit(ctx, "ABC1"); err != nil || !ok || c.Hash != a {
+		t.Errorf("FindCommit(ABC1) = %+v, %v, %v; want %s", c, ok, err, a)
+	}
+	if _, ok, err := s.FindCommit(ctx, "def"); err != nil || ok {
+		t.Errorf("FindCommit(def) = %v, %v; want not found", ok, err)
+	}
+	if _, ok, err := s.FindCommit(ctx, "main"); err != nil || ok {
+		t.Errorf("FindCommit(main) = %v, %v; want not found (not hex)", ok, err)
+	}
+	if _, _, err := s.FindCommit(ctx, "abc"); !errors.Is(err, history.ErrAmbiguousCommit) {
+		t.Errorf("FindCommit(abc) = %v; want ErrAmbiguousCommit", err)
 	}
 }

@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rootbench/rootbench/internal/gitrev"
@@ -57,4 +59,42 @@ func (g gitCommits) LookupCommit(ctx context.Context, hash string) (Commit, bool
 		return Commit{}, false, err
 	}
 	return Commit{Hash: hash, Time: t, Branch: branch}, true, nil
+}
+
+// ErrAmbiguousCommit is wrapped by FindCommit's error when a prefix names
+// several stored commits.
+var ErrAmbiguousCommit = errors.New("ambiguous commit prefix")
+
+// FindCommit returns the stored commit whose hash starts with prefix (hex
+// digits, as git abbreviates a hash); found is false when no stored commit
+// does, and several are an error wrapping ErrAmbiguousCommit.
+func (s *Store) FindCommit(ctx context.Context, prefix string) (c Commit, found bool, err error) {
+	prefix = strings.ToLower(strings.TrimSpace(prefix))
+	if prefix == "" || strings.Trim(prefix, "0123456789abcdef") != "" {
+		return Commit{}, false, nil
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM commits WHERE substr(hash, 1, ?) = ? LIMIT 2", len(prefix), prefix)
+	if err != nil {
+		return Commit{}, false, s.wrap(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return Commit{}, false, s.wrap(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	switch {
+	case rows.Err() != nil:
+		return Commit{}, false, s.wrap(rows.Err())
+	case len(ids) == 0:
+		return Commit{}, false, nil
+	case len(ids) > 1:
+		return Commit{}, false, fmt.Errorf("%w: %s names several commits of history store %s", ErrAmbiguousCommit, prefix, s.path)
+	}
+	c, err = readCommit(ctx, s.db, ids[0])
+	return c, err == nil, s.wrap(err)
 }

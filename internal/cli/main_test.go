@@ -74,7 +74,7 @@ func rootbenchStdin(t *testing.T, stdin io.Reader, env []string, args ...string)
 // the exit status Main exits with. Only for commands that write nothing to
 // os.Stdout or os.Stderr themselves: refusals of flags and input made
 // before anything runs, compare, report, list, version and help.
-func inProcess(t *testing.T, args ...string) result {
+func inProcess(t testing.TB, args ...string) result {
 	t.Helper()
 	root := newRootCmd()
 	var out, errb bytes.Buffer

@@ -61,3 +61,28 @@ func (r *Repo) Branch(ctx context.Context, c Commit) (string, error) {
 	slices.Sort(branches)
 	return branches[0], nil
 }
+
+// subjectsPerCall bounds the hashes one git command is given.
+const subjectsPerCall = 500
+
+// Subjects returns the subject (first line of the message) of every
+// commit of hashes (full hashes) the repository has, by hash; hashes it
+// does not have are left out. It runs one git command per
+// subjectsPerCall hashes.
+func (r *Repo) Subjects(ctx context.Context, hashes []string) (map[string]string, error) {
+	out := map[string]string{}
+	for start := 0; start < len(hashes); start += subjectsPerCall {
+		chunk := hashes[start:min(start+subjectsPerCall, len(hashes))]
+		args := append([]string{"log", "--no-walk=unsorted", "--ignore-missing", "--no-show-signature", "--format=%H%x1f%s"}, chunk...)
+		text, err := r.git(ctx, append(args, "--")...)
+		if err != nil {
+			return nil, err
+		}
+		for line := range strings.SplitSeq(strings.TrimRight(text, "\n"), "\n") {
+			if hash, subject, ok := strings.Cut(line, "\x1f"); ok {
+				out[hash] = subject
+			}
+		}
+	}
+	return out, nil
+}

@@ -54,3 +54,20 @@ func TestBranch(t *testing.T) {
 	g.Git(t, "branch", "-D", "alpha", "zeta")
 	check("only a detached head holds it", side, "")
 }
+
+// Subjects names the commits the repository has and leaves out the
+// others, in one call whatever their number.
+func TestSubjects(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	one := g.Commit(t, nil, "one: the first")
+	two := g.Commit(t, nil, "two")
+	r := open(t, g.Dir)
+	got, err := r.Subjects(context.Background(), []string{two, strings.Repeat("0", 40), one})
+	if err != nil || len(got) != 2 || got[one] != "one: the first" || got[two] != "two" {
+		t.Errorf("Subjects: %v, %v; want the two commits' subjects", got, err)
+	}
+	if got, err := r.Subjects(context.Background(), nil); err != nil || len(got) != 0 {
+		t.Errorf("Subjects(nil): %v, %v", got, err)
+	}
+}

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/harnesstest"
+	"github.com/rootbench/rootbench/report/historyreport"
+)
+
+// commitDates is a history.CommitLookup from a map of hashes to times, on
+// branch main.
+type commitDates map[string]time.Time
+
+func (c commitDates) LookupCommit(_ context.Context, hash string) (history.Commit, bool, error) {
+	t, ok := c[hash]
+	return history.Commit{Hash: hash, Time: t, Branch: "main"}, ok, nil
+}
+
+// fakeHash is commit i's hash (i below 255): i+1 in two hex digits,
+// repeated, so that short hashes differ.
+func fakeHash(i int) string { return strings.Repeat(fmt.Sprintf("%02x", i+1), 20) }
+
+// seriesStore adds to a new store in dir one results file per commit, n
+// commits an hour apart, each holding runs of every cell (3% noise around
+// 10 ns/cell); the first cell's level rises by 70% from commit step on
+// (none when step <= 0). It returns the store's path and the commits'
+// times.
+func seriesStore(t testing.TB, dir string, n, step, runs int, cells ...string) (string, commitDates) {
+	t.Helper()
+	path := filepath.Join(dir, "h.db")
+	s, err := history.Open(context.Background(), path, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dates := commitDates{}
+	for i := range n {
+		f := harnesstest.File()
+		f.Tool.Revision = fakeHash(i)
+		dates[f.Tool.Revision] = historyStart.Add(time.Duration(i) * time.Hour)
+		for j, cell := range cells {
+			level := 0.01 // seconds per run of harnesstest.SpecCells: 10 ns/cell
+			if j == 0 && step > 0 && i >= step {
+				level *= 1.7
+			}
+			harnesstest.Add(f, harnesstest.Spec{Label: cell, Samples: harnesstest.Noisy(uint64(i*10+j), runs, level, 0.03)})
+		}
+		src, err := history.FromFile(fmt.Sprintf("run-%d.json", i), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Add(context.Background(), src, history.AddOptions{Commits: dates}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, dates
+}
+
+// history show prints each series with its change point marked on the
+// first bad commit's row and listed after it, in 80 columns; markdown and
+// JSON carry the same; --since starts the series later.
+func TestHistoryShow(t *testing.T) {
+	t.Parallel()
+	store, _ := seriesStore(t, t.TempDir(), 40, 25, 10, "boxroot-handle", "boxroot")
+
+	r := inProcess(t, "history", "show", "--history", store)
+	r.Must(t, 0)
+	for i, line := range strings.Split(r.Stdout, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("line %d has %d columns: %s", i+1, n, line)
+		}
+	}
+	first := fakeHash(25)[:7]
+	for _, want := range []string{
+		"boxroot, wall (ns/cell), series ", ": 40 commits, 0 change points",
+		"boxroot-handle, wall (ns/cell), series ", ": 40 commits, 1 change point",
+		"↑1  " + first + "  2026-03-02",
+		".." + first + ": +",
+		"bisect: rootbench history bisect --series ",
+		"machine ", "Test CPU, 2 CPUs, GOMAXPROCS 2, linux/amd64",
+		"change points: E-divisive means",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("history show lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+
+	r = inProcess(t, "history", "show", "--history", store, "--cell", "boxroot-handle", "--format", "json")
+	r.Must(t, 0)
+	doc, err := historyreport.Decode([]byte(r.Stdout), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Series) != 1 || len(doc.Series[0].Points) != 40 || len(doc.Series[0].ChangePoints) != 1 {
+		t.Fatalf("JSON: %d series; want boxroot-handle's 40 commits with one change point", len(doc.Series))
+	}
+	c := doc.Series[0].ChangePoints[0]
+	if c.FirstBad.Hash != fakeHash(25) || c.Ratio < 1.6 || c.Ratio > 1.8 || !(c.Lo < c.Ratio && c.Ratio < c.Hi) || c.P > 0.003 {
+		t.Errorf("change point %+v: want a rise of about 70%% first bad at %s", c, first)
+	}
+	if p := doc.Series[0].Points[0]; p.Median == nil || p.Lo == nil || p.Runs != 10 || p.Time == nil {
+		t.Errorf("a point lacks its median, interval, runs or time: %+v", p)
+	}
+
+	r = inProcess(t, "history", "show", "--history", store, "--format", "markdown", "--cell", "boxroot-handle")
+	r.Must(t, 0)
+	if !strings.Contains(r.Stdout, "### boxroot-handle, wall (ns/cell)") || !strings.Contains(r.Stdout, "| ↑1 ") {
+		t.Errorf("markdown:\n%s", r.Stdout)
+	}
+
+	// From the step on, the series has no change point left.
+	r = inProcess(t, "history", "show", "--history", store, "--since", fakeHash(25)[:8], "--cell", "boxroot-handle", "--format", "json")
+	r.Must(t, 0)
+	var since historyreport.Document
+	if err := json.Unmarshal([]byte(r.Stdout), &since); err != nil {
+		t.Fatal(err)
+	}
+	if len(since.Series) != 1 || len(since.Series[0].Points) != 15 || len(since.Series[0].ChangePoints) != 0 || since.Since.Hash != fakeHash(25) {
+		t.Errorf("--since %s: %+v; want 15 points and no change point", fakeHash(25)[:8], since)
+	}
+}
+
+// Bad input: one line, exit 2, nothing written.
+func TestHistoryShowRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	store, _ := seriesStore(t, dir, 3, 0, 2, "ocaml")
+	missing := filepath.Join(dir, "none.db")
+	mustRefuse(t, []refusal{
+		{args: []string{"history", "show", "--history", store, "--since", "nosuchrev"}, want: []string{"--since nosuchrev: unknown revision"}},
+		{args: []string{"history", "show", "--history", store, "--since", "fffffff"}, want: []string{"--since fffffff: unknown revision"}},
+		{args: []string{"history", "show", "--history", store, "--metric", "speed"}, want: []string{"--metric speed: unknown metric", "wall, cpu"}},
+		{args: []string{"history", "show", "--history", store, "--cell", "a,,b"}, want: []string{"--cell"}},
+		{args: []string{"history", "show", "--history", store, "--format", "yaml"}, want: []string{"--format", "text, markdown, json"}},
+		{args: []string{"history", "show", "--history", missing}, want: []string{"no history store at " + missing}},
+		{args: []string{"history", "show", "--history", store, "extra"}, want: []string{"extra"}},
+	})
+	r := inProcess(t, "history", "show", "--history", store, "--cell", "nosuch")
+	r.Must(t, 0)
+	if !strings.Contains(r.Stdout, "no series in "+store+" matches") {
+		t.Errorf("no series selected: %q", r.Stdout)
+	}
+}
+
+// BenchmarkHistoryShow times history show (text) over a store of 10,000
+// runs: 200 commits of two cells, 25 runs each. Goal: under 1 s.
+func BenchmarkHistoryShow(b *testing.B) {
+	store, _ := seriesStore(b, b.TempDir(), 200, 120, 25, "boxroot-handle", "boxroot")
+	var runs int
+	s, err := history.Open(context.Background(), store, history.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	files, err := s.Files(context.Background())
+	s.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		runs += f.Runs
+	}
+	if runs != 10_000 {
+		b.Fatalf("%d runs stored, want 10,000", runs)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		r := inProcess(b, "history", "show", "--history", store)
+		if r.Code != 0 || !strings.Contains(r.Stdout, "1 change point") {
+			b.Fatalf("history show: %d\n%s", r.Code, r.Stderr)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rootbench/rootbench/analysis"
+	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/parse"
+	"github.com/rootbench/rootbench/report/historyreport"
+)
+
+// defaultHistoryMetrics are the metrics history show and report --history
+// read unless --metric says otherwise: the two every comparison judges.
+const defaultHistoryMetrics = "wall,cpu"
+
+// historyQuery is what selects the series a history command reads: the
+// flags --cell, --metric, --since and --repo.
+type historyQuery struct {
+	cells, metrics, since, repo string
+}
+
+// register adds the query's flags to f.
+func (q *historyQuery) register(f *pflag.FlagSet) {
+	f.StringVar(&q.cells, "cell", "", "comma-separated cells (or callback variants) whose series to read (default: every one)")
+	f.StringVar(&q.metrics, "metric", defaultHistoryMetrics, "comma-separated metrics: "+strings.Join(history.MetricNames(), ", "))
+	f.StringVar(&q.since, "since", "", "start each series at this revision's commit time (a hash, branch, tag or other revision of --repo, or a stored commit's hash prefix)")
+	f.StringVar(&q.repo, "repo", ".", "the git repository that names revisions and gives commit subjects (any directory inside it; optional)")
+}
+
+// historyView is a query checked against the store: the filter, and the
+// commit --since names.
+type historyView struct {
+	filter history.Filter
+	since  *history.Commit
+	repo   *gitrev.Repo // nil outside a repository
+}
+
+// resolve checks the query against s: cells and metrics as lists, metrics
+// known, --since a revision the repository or the store knows. Every
+// error is one line for a usage error.
+func (q *historyQuery) resolve(ctx context.Context, s *history.Store) (*historyView, error) {
+	v := &historyView{}
+	if q.cells != "" {
+		cells, err := parse.List(q.cells)
+		if err != nil {
+			return nil, fmt.Errorf("--cell: %w", err)
+		}
+		v.filter.Benchmarks = cells
+	}
+	metrics, err := parse.List(q.metrics)
+	if err != nil {
+		return nil, fmt.Errorf("--metric: %w", err)
+	}
+	for _, m := range metrics {
+		if _, ok := history.MetricNamed(m); !ok {
+			return nil, fmt.Errorf("--metric %s: unknown metric; accepted: %s", m, strings.Join(history.MetricNames(), ", "))
+		}
+	}
+	v.filter.Metrics = metrics
+	if repo, err := gitrev.Open(q.repo); err == nil {
+		v.repo = repo
+	} else if q.repo != "." {
+		return nil, fmt.Errorf("--repo: %w", err)
+	}
+	if q.since != "" {
+		c, err := v.sinceCommit(ctx, s, q.since)
+		if err != nil {
+			return nil, err
+		}
+		v.since = &c
+	}
+	return v, nil
+}
+
+// sinceCommit is the commit rev names: in the repository (its committer
+// time from git), else a stored commit whose hash starts with rev.
+func (v *historyView) sinceCommit(ctx context.Context, s *history.Store, rev string) (history.Commit, error) {
+	where := "the store"
+	if v.repo != nil {
+		where = "the repository at " + v.repo.Dir + " nor of the store"
+		if c, err := v.repo.Resolve(ctx, rev); err == nil {
+			t, err := v.repo.CommitTime(ctx, c)
+			if err != nil {
+				return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+			}
+			return history.Commit{Hash: c.Hash, Time: t}, nil
+		} else if !errors.Is(err, gitrev.ErrUnknownRevision) {
+			return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+		}
+	}
+	c, found, err := s.FindCommit(ctx, rev)
+	switch {
+	case err != nil:
+		return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+	case !found:
+		return history.Commit{}, fmt.Errorf("--since %s: unknown revision: not a commit of %s (accepted: a hash, branch, tag or other revision)", rev, where)
+	}
+	return c, nil
+}
+
+// from is the points at or after --since: by commit time when --since
+// has one (points of unknown time are kept: they sort last), else from
+// --since's own commit on (none when the series lacks it).
+func (v *historyView) from(points []history.Point) []history.Point {
+	if v.since == nil {
+		return points
+	}
+	if !v.since.Time.IsZero() {
+		return slices.DeleteFunc(points, func(p history.Point) bool {
+			return !p.Commit.Time.IsZero() && p.Commit.Time.Before(v.since.Time)
+		})
+	}
+	if i := slices.IndexFunc(points, func(p history.Point) bool { return p.Commit.Hash == v.since.Hash }); i >= 0 {
+		return points[i:]
+	}
+	return nil
+}
+
+// document reads every series the view selects, with what analysis finds
+// in each: each point's median and interval (analysis.MedianSummary) and
+// the change points (analysis.ChangePoints at its defaults) over the
+// points from --since on; the bisections recorded; the subjects git knows.
+// A series with no point from --since on is left out.
+func (v *historyView) document(ctx context.Context, s *history.Store) (historyreport.Document, error) {
+	doc := historyreport.Document{Store: s.Path(), Method: historyreport.MethodText(analysis.DefaultChangePointStrictLevel)}
+	if v.since != nil {
+		c := historyreport.Commit{Hash: v.since.Hash, Short: v.since.Short()}
+		if !v.since.Time.IsZero() {
+			t := v.since.Time
+			c.Time = &t
+		}
+		doc.Since = &c
+	}
+	all, err := s.Series(ctx, v.filter)
+	if err != nil {
+		return doc, err
+	}
+	type read struct {
+		x          history.Series
+		points     []history.Point
+		found      historyreport.Found
+		bisections []history.Bisection
+	}
+	var reads []read
+	var hashes []string
+	for _, x := range all {
+		points, err := s.Points(ctx, x)
+		if err != nil {
+			return doc, err
+		}
+		if points = v.from(points); len(points) == 0 {
+			continue
+		}
+		found, err := analyse(points)
+		if err != nil {
+			return doc, fmt.Errorf("series %d (%s %s): %w", x.ID, x.Benchmark, x.Metric, err)
+		}
+		bisections, err := s.Bisections(ctx, x.ID)
+		if err != nil {
+			return doc, err
+		}
+		for _, p := range points {
+			hashes = append(hashes, p.Commit.Hash)
+		}
+		for _, b := range bisections {
+			hashes = append(hashes, b.Culprit)
+		}
+		reads = append(reads, read{x, points, found, bisections})
+	}
+	subjects := map[string]string{}
+	if v.repo != nil && len(hashes) > 0 {
+		slices.Sort(hashes)
+		if subjects, err = v.repo.Subjects(ctx, slices.Compact(hashes)); err != nil {
+			return doc, err
+		}
+	}
+	for _, r := range reads {
+		doc.Series = append(doc.Series, historyreport.SeriesOf(r.x, r.points, r.found, r.bisections, subjects))
+	}
+	return doc, nil
+}
+
+// analyse asks analysis what a series' points show: each point's median
+// with its interval, and the change points over the points that have
+// values (a commit whose runs all failed has none).
+func analyse(points []history.Point) (historyreport.Found, error) {
+	found := historyreport.Found{Medians: make([]analysis.Summary, len(points)), Level: 1 - analysis.DefaultChangePointStrictLevel}
+	var sp []analysis.SeriesPoint
+	for i, p := range points {
+		if len(p.Values) > 0 {
+			found.Medians[i] = analysis.MedianSummary(p.Values)
+			sp = append(sp, analysis.SeriesPoint{Values: p.Values})
+		}
+	}
+	var err error
+	found.ChangePoints, err = analysis.ChangePoints(sp, analysis.ChangePointOptions{})
+	return found, err
+}
+
+// openHistory opens the store a reading command names (it must exist),
+// with its error as a one-line usage error.
+func openHistory(ctx context.Context, path string) (*history.Store, error) {
+	s, err := history.Open(ctx, path, history.Options{MustExist: true})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return s, nil
+}
