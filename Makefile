@@ -248,6 +248,9 @@ history-check:
 # the recipe's status to FILE, for CI); an inconclusive row is reported in the
 # table and on stderr, not failed.
 #
+# HISTORY=PATH adds both sides of every session to the history store at PATH
+# (ab --history; PATH "default" is $ROOTBENCH_HISTORY, else the cache's).
+#
 # LAYOUTS lists the function layouts both builds are linked in, one session
 # each (-ldflags=-randlayout=N; 0 is the linker's default layout): a layout
 # alone moved a change that alters nothing by -6% to +14% (docs/records.md),
@@ -264,6 +267,7 @@ PERF_TIME  ?= 1m15s
 PERF_CALLBACK_TIME ?= 45s
 LAYOUTS    ?= 0 5 9 13 17 21
 PERF_STATUS ?=
+HISTORY    ?=
 perf-check: build
 	@echo "perf-check: the work tree against $(BASE) ($$(git log -1 --format='%h %s' $(BASE) | cut -c1-60))" >&2
 	@finish() { [ -z "$(PERF_STATUS)" ] || echo "$$1" > "$(PERF_STATUS)"; exit "$$1"; }; \
@@ -276,11 +280,11 @@ perf-check: build
 	else \
 		how=; case "$(strip $(LAYOUTS))" in 0) gf="$$GOFLAGS" ;; *) gf="$${GOFLAGS:+$$GOFLAGS }-ldflags=-randlayout=$(strip $(LAYOUTS))" ;; esac; \
 	fi; \
-	failed=0; \
-	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
+	failed=0; hist=$(if $(HISTORY),--history=$(HISTORY)); \
+	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how $$hist --cell $(PERF_CELLS) --max-time $(PERF_TIME) --format markdown --no-gc-table; st=$$?; \
 	case $$st in 0) ;; 1) failed=1 ;; 3) echo "perf-check: msgpass: inconclusive rows (see the tables)" >&2 ;; *) finish $$st ;; esac; \
 	echo; \
-	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
+	GOFLAGS="$$gf" ./$(BIN) ab --base-rev $(BASE) $$how $$hist --workload callback --variant cthread --handle cgo-handle,boxroot-handle \
 		--max-time $(PERF_CALLBACK_TIME) --format markdown --no-gc-table; st=$$?; \
 	case $$st in 0) ;; 1) failed=1 ;; 3) echo "perf-check: callback: inconclusive rows (see the tables)" >&2 ;; *) finish $$st ;; esac; \
 	finish $$failed

@@ -35,6 +35,7 @@ type abPlan struct {
 	out      io.Writer // human-readable output besides the comparison
 	planNote string    // what the plan left out, said when the session starts
 	layouts  []string  // --layouts: one session per layout seed, combined
+	history historyOption // --history: where each session's sides are added
 	// work gives benchmarks their own work (--equal-time, --niters-for);
 	// nil when all run the work asked. Once a session has decided it, its
 	// Decided holds the sizes every later session runs.
@@ -55,6 +56,10 @@ func (af *abFlags) resolve(cmd *cobra.Command) (*abPlan, error) {
 			return nil, err
 		}
 	}
+	if err := af.history.resolve(); err != nil {
+		return nil, err
+	}
+	p.history = af.history
 	return p, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/history"
 	"github.com/rootbench/rootbench/internal/absession"
 	"github.com/rootbench/rootbench/report/export"
 )
@@ -18,6 +19,9 @@ import (
 // execute runs the session (or, with --layouts, one session per layout and
 // their combination), prints the comparison and decides the exit status.
 func (p *abPlan) execute(ctx context.Context, stdout io.Writer) error {
+	if err := p.history.check(ctx); err != nil {
+		return err
+	}
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
 	if p.planNote != "" {
@@ -100,6 +104,13 @@ func (p *abPlan) session(ctx context.Context, stdout io.Writer, caught func() os
 	if exportErr != nil {
 		return nil, &exitError{code: exitFailed, err: exportErr}
 	}
+	if measured(f) {
+		f.Layout = layout
+		src, err := history.FromAB(sessionName(layout), f)
+		if err := p.history.add(ctx, p.out, src, err); err != nil {
+			return nil, err
+		}
+	}
 	if sig != nil {
 		return nil, interruptedError(sig, " after %d look(s)%s", len(f.Looks), exportedNote(export, f))
 	}
@@ -160,4 +171,13 @@ func writeABFile(path string, f *harness.ABFile) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// sessionName names a session's file in the history: "ab session", with
+// its layout when it has one.
+func sessionName(layout string) string {
+	if layout == "" {
+		return "ab session"
+	}
+	return "ab session, layout " + layout
 }

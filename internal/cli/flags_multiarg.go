@@ -44,6 +44,11 @@ func expandMultiArgFlags(root *cobra.Command, args []string) []string {
 			out = append(out, a)
 			continue
 		}
+		if optionalValue(cmd, f, a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, "--"+f.Name+"="+args[i+1])
+			i++
+			continue
+		}
 		if m, ok := multiArgFlags[f.Name]; ok && i+m.args < len(args) && !strings.Contains(args[i+1], "=") {
 			out = append(out, "--"+f.Name+"="+m.join(args[i+1:i+1+m.args]))
 			i += m.args
@@ -71,4 +76,14 @@ func lookupFlag(flags *pflag.FlagSet, arg string) *pflag.Flag {
 		return flags.ShorthandLookup(arg[1:])
 	}
 	return nil
+}
+
+// optionalValue reports whether arg, naming flag f of cmd, takes the next
+// argument as its value although f may be given alone (NoOptDefVal):
+// `run --history PATH` as `run --history=PATH`. Only on a command that
+// takes no arguments, where the next one can be nothing else; elsewhere
+// (report FILE...) the value must be joined: --history=PATH.
+func optionalValue(cmd *cobra.Command, f *pflag.Flag, arg string) bool {
+	return f.NoOptDefVal != "" && f.Value.Type() == "string" && !strings.Contains(arg, "=") &&
+		cmd.Args != nil && cmd.Args(cmd, []string{"x"}) != nil
 }

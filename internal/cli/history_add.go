@@ -11,7 +11,6 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
-	"github.com/rootbench/rootbench/internal/gitrev"
 )
 
 func newHistoryAddCmd() *cobra.Command {
@@ -58,11 +57,8 @@ a newer version, or one another rootbench keeps locked for ` + history.DefaultLo
 			}
 			ctx := context.Background()
 			opt := history.AddOptions{Branch: strings.TrimSpace(branch)}
-			unknown := "no git repository here: time and branch unknown"
-			if repo, err := gitrev.Open("."); err == nil {
-				opt.Commits = history.GitCommits(repo)
-				unknown = "not in this repository: time and branch unknown"
-			}
+			var unknown string
+			opt.Commits, unknown = commitLookup()
 			s, err := history.Open(ctx, path, history.Options{})
 			if err != nil {
 				return usageError(err)

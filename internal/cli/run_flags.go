@@ -37,6 +37,7 @@ type benchFlags struct {
 	exportMarkdown, exportGoBench  string
 	baseline, failOnRegression     string
 	load                           loadFlags
+	history                        historyOption
 }
 
 // maxRunCount bounds the run-count flags: the largest int32, so every
@@ -85,6 +86,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
 	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
 	b.load.register(f)
+	b.history.register(f, "the results (as the JSON export holds them)")
 }
 
 // exportTarget is one requested export file.
@@ -169,6 +171,10 @@ func (b *benchFlags) resolve() (*session, error) {
 	if err := checkExports(s.exports); err != nil {
 		return nil, err
 	}
+	if err := b.history.resolve(); err != nil {
+		return nil, err
+	}
+	s.history = b.history
 	if b.showOutput {
 		o.ShowOutput = os.Stderr
 	}

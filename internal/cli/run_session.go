@@ -9,6 +9,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/history"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/compare"
 	"github.com/rootbench/rootbench/report/export"
@@ -25,11 +26,15 @@ type session struct {
 	baseline     *harness.File
 	baselinePath string
 	threshold    float64
+	history      historyOption // --history: where the results are added
 }
 
 // execute runs the benchmarks, prints as hyperfine does, writes the exports
 // (atomically, after every round) and decides the exit status.
 func (s *session) execute(ctx context.Context) error {
+	if err := s.history.check(ctx); err != nil {
+		return err
+	}
 	ctx, stop, caught := signalContext(ctx)
 	defer stop()
 
@@ -85,6 +90,12 @@ func (s *session) execute(ctx context.Context) error {
 	if err := writeExports(f, true); err != nil {
 		return &exitError{code: exitFailed, err: err}
 	}
+	if harnessRunCount(f) > 0 {
+		src, err := history.FromFile(f.Workload+" results", f)
+		if err := s.history.add(ctx, os.Stderr, src, err); err != nil {
+			return err
+		}
+	}
 	if sig := caught(); sig != nil {
 		return interruptedError(sig, ": the exports hold what was measured so far (marked partial)")
 	}
@@ -108,4 +119,13 @@ func (s *session) execute(ctx context.Context) error {
 		return &exitError{code: exitFailed, err: fmt.Errorf("%d run(s) failed (see the reasons above; --ignore-failure keeps going and exits 0)", failed)}
 	}
 	return nil
+}
+
+// harnessRunCount is the number of runs f holds, failed ones included.
+func harnessRunCount(f *harness.File) int {
+	n := 0
+	for _, r := range f.Results {
+		n += len(r.Runs)
+	}
+	return n
 }
