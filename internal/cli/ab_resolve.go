@@ -32,10 +32,10 @@ type abPlan struct {
 	export   string
 	gcTables bool
 	ropts    report.Options
-	out      io.Writer // human-readable output besides the comparison
-	planNote string    // what the plan left out, said when the session starts
-	layouts  []string  // --layouts: one session per layout seed, combined
-	history historyOption // --history: where each session's sides are added
+	out      io.Writer     // human-readable output besides the comparison
+	planNote string        // what the plan left out, said when the session starts
+	layouts  []string      // --layouts: one session per layout seed, combined
+	history  historyOption // --history: where each session's sides are added
 	// work gives benchmarks their own work (--equal-time, --niters-for);
 	// nil when all run the work asked. Once a session has decided it, its
 	// Decided holds the sizes every later session runs.
