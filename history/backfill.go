@@ -46,10 +46,10 @@ func (p Plan) key() string {
 }
 
 // MeasuredCommits returns the commits (full hashes) of which every
-// benchmark of the plan has at least one run from a whole measurement on
-// the plan's machine kind: not partial (an interrupted run's file), not of
-// a build with uncommitted changes. A commit measured for some benchmarks
-// only is not in it.
+// benchmark of the plan has at least one successful run from a whole
+// measurement on the plan's machine kind: not partial (an interrupted
+// run's file), not of a build with uncommitted changes. A commit measured
+// for some benchmarks only is not in it.
 func (s *Store) MeasuredCommits(ctx context.Context, p Plan) (map[string]bool, error) {
 	var out map[string]bool
 	for _, c := range p.Configs {
@@ -57,7 +57,7 @@ func (s *Store) MeasuredCommits(ctx context.Context, p Plan) (map[string]bool, e
 			JOIN configs c ON c.id = r.config_id
 			JOIN measurements m ON m.id = r.measurement_id
 			JOIN commits k ON k.id = r.commit_id
-			WHERE c.machine = ? AND c.workload = ? AND c.params = ? AND c.benchmark = ? AND m.partial = 0 AND m.modified = 0`,
+			WHERE c.machine = ? AND c.workload = ? AND c.params = ? AND c.benchmark = ? AND m.partial = 0 AND m.modified = 0 AND r.failed = 0`,
 			p.Machine, p.Workload, canonicalParams(c.Params), c.Benchmark)
 		if err != nil {
 			return nil, s.wrap(err)

@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/absession"
+	"github.com/rootbench/rootbench/internal/gitrev"
+)
+
+// defaultBackfillRuns is the runs a backfill makes of each benchmark at
+// each revision: enough for a median with its 95% interval (six at
+// least) and a point whose median holds still from revision to revision.
+const defaultBackfillRuns = 10
+
+// backfillFlags are the flags of history backfill.
+type backfillFlags struct {
+	since               string
+	every, runs         int
+	retryFailed, dryRun bool
+	repo, pkg           string
+	timeout             time.Duration
+	workload            abWorkload // the run command's workload flags, as ab takes them
+	load                loadFlags
+}
+
+func newHistoryBackfillCmd() *cobra.Command {
+	var bf backfillFlags
+	cmd := &cobra.Command{
+		Use:   "backfill --since REV [--every N] [--cell ...] [workload flags] [--runs N]",
+		Short: "Build past revisions and measure them into the history",
+		Long: `Measure past revisions of the repository into the history store: each revision
+is built (ab's build cache: a revision built once, by ab, bisect or a backfill,
+is not built again) and its own worker is run by this rootbench's harness, as
+ab drives an old build: --runs runs of every benchmark, interleaved. Each
+revision's results file carries that revision's build (its tool, its commit)
+and is added to the store in one transaction as soon as it is measured.
+
+The revisions: git rev-list --reverse --topo-order SINCE..HEAD, after SINCE
+itself; of these, the first (SINCE), every --every-th, every merge commit and
+the last (HEAD). --dry-run lists them and measures nothing.
+
+Every revision is built and its worker asked what it accepts (the worker
+protocol's handshake) before anything is measured, and every revision runs
+the same parameters: those all of them can express (a build that predates a
+parameter runs its nearest equivalent, for every revision, as ab matches two
+sides; a note says so). A revision that does not build, whose worker cannot
+be driven, or whose runs all fail, is skipped with a one-line note and
+recorded in the store; a later backfill does not retry it unless
+--retry-failed.
+
+A backfill can be stopped at any time (Ctrl-C; a revision's runs so far are
+stored, marked partial) and resumed by running it again: revisions the store
+holds already for this machine kind, workload, parameters and cells are
+skipped. Killed outright, it leaves the store with whole files only.
+
+Exit status: 0 when every revision is measured or skipped with a note; 2 with
+one line and nothing written for a --since that does not exist or is not an
+ancestor of HEAD, a store that cannot be written or is locked, bad flags;
+130 interrupted.`,
+		Example: `  rootbench history backfill --since 51c97ff --every 8 --cell boxroot-handle,boxroot
+  rootbench history backfill --since v1.0 --dry-run
+  rootbench history --history ci.db backfill --since HEAD~20 --cell boxroot --niters 2000 --runs 6`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			b, err := bf.resolve(cmd)
+			if err != nil {
+				return usageError(err)
+			}
+			if bf.dryRun {
+				return b.list(cmd.OutOrStdout())
+			}
+			return b.run(cmd.Context(), cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&bf.since, "since", "", "the oldest revision to measure (required): a hash, branch, tag or other git revision, an ancestor of HEAD")
+	f.Var(newIntValue(&bf.every, 1, 1, 1<<30), "every", "measure every N-th revision of SINCE..HEAD (with SINCE, every merge and HEAD)")
+	f.Var(newIntValue(&bf.runs, defaultBackfillRuns, 1, 1<<20), "runs", "runs of each benchmark at each revision (interleaved)")
+	f.BoolVar(&bf.retryFailed, "retry-failed", false, "retry the revisions an earlier backfill skipped (did not build, or could not be driven)")
+	f.BoolVar(&bf.dryRun, "dry-run", false, "list the revisions that would be measured, and measure nothing")
+	f.StringVar(&bf.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
+	f.StringVar(&bf.pkg, "package", "", "the main package built from each revision, relative to the repository's top (default: "+gitrev.DefaultPackage+" when the repository has it, else .)")
+	f.Var(newDurationValue(&bf.timeout, 0), "timeout", fmt.Sprintf("kill a run after this long and record it as failed (at least %v; default: no limit)", minTimeout))
+	bf.workload.register(f)
+	bf.load.register(f)
+	return cmd
+}
+
+// backfill is what the flags resolve to: the revisions, the benchmarks
+// asked, where to store them.
+type backfill struct {
+	path    string // the store
+	repo    *gitrev.Repo
+	builder *gitrev.Builder
+	revs    []*backfillRev
+	// asked are the benchmarks as the flags ask for them, for this
+	// binary's worker; each revision runs them with the parameters every
+	// revision can express.
+	asked          []harness.Benchmark
+	workload, unit string
+	runs           int
+	timeout        time.Duration
+	wait           *harness.LoadWait
+	retryFailed    bool
+	out            io.Writer // notes and progress
+}
+
+// resolve checks every flag, the store's path and --since before anything
+// is built.
+func (bf *backfillFlags) resolve(cmd *cobra.Command) (*backfill, error) {
+	if bf.since == "" {
+		return nil, errors.New("--since REV is required: the oldest revision to measure, e.g. --since HEAD~20 or --since 51c97ff")
+	}
+	b := &backfill{runs: bf.runs, retryFailed: bf.retryFailed, out: os.Stderr}
+	var err error
+	if b.timeout = bf.timeout; b.timeout != 0 && b.timeout < minTimeout {
+		return nil, fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", bf.timeout, minTimeout)
+	}
+	if b.wait, err = bf.load.resolve(); err != nil {
+		return nil, err
+	}
+	if b.asked, b.workload, b.unit, _, err = bf.workload.plan(cmd, ""); err != nil {
+		return nil, err
+	}
+	if b.path, err = historyPath(cmd); err != nil {
+		return nil, err
+	}
+	if b.repo, err = openRepo(bf.repo); err != nil {
+		return nil, err
+	}
+	pkg, err := buildPackage(b.repo, bf.pkg)
+	if err != nil {
+		return nil, err
+	}
+	b.builder = &gitrev.Builder{Repo: b.repo, Package: pkg, Progress: b.out, Env: absession.LayoutEnv(""), RetryFailed: bf.retryFailed}
+	ctx := cmd.Context()
+	since := &revSide{flag: "--since", rev: bf.since}
+	if err := since.resolve(ctx, b.repo); err != nil {
+		return nil, err
+	}
+	head, err := b.repo.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := b.repo.IsAncestor(ctx, since.commit, head); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("--since %s is not an ancestor of HEAD (%s): a backfill measures the history that leads to HEAD", bf.since, head.Short)
+	}
+	nodes, err := b.repo.Graph(ctx, since.commit, head)
+	if err != nil {
+		return nil, err
+	}
+	b.revs = pickRevisions(since.commit, nodes, bf.every)
+	if bf.workload.note != "" && !bf.dryRun {
+		fmt.Fprintf(b.out, "rootbench: %s\n", bf.workload.note)
+	}
+	return b, nil
+}
+
+// backfillRev is one revision of a backfill and what became of it.
+type backfillRev struct {
+	commit gitrev.Commit
+	merge  bool
+	bin    string              // its build
+	info   *harness.WorkerInfo // what its worker accepts
+	// skip says why it is not measured ("" to measure); measured, that
+	// the store holds it already.
+	skip     string
+	measured bool
+}
+
+// pickRevisions chooses the revisions of since..head to measure: since
+// itself, then nodes (git rev-list --reverse --topo-order since..head);
+// of these, index 0, every index divisible by every, every merge commit
+// and the last.
+func pickRevisions(since gitrev.Commit, nodes []gitrev.Node, every int) []*backfillRev {
+	all := append([]gitrev.Node{{Commit: since}}, nodes...)
+	var out []*backfillRev
+	for i, n := range all {
+		merge := len(n.Parents) > 1
+		if i == 0 || i%every == 0 || merge || i == len(all)-1 {
+			out = append(out, &backfillRev{commit: n.Commit, merge: merge})
+		}
+	}
+	return out
+}
+
+// list prints the revisions a backfill would measure (--dry-run).
+func (b *backfill) list(w io.Writer) error {
+	for i, r := range b.revs {
+		mark := ""
+		if r.merge {
+			mark = " (merge)"
+		}
+		fmt.Fprintf(w, "%3d  %s  %s%s\n", i+1, r.commit.Short, r.commit.SubjectUpTo(60), mark)
+	}
+	fmt.Fprintf(w, "%d revision(s); each: %d run(s) of %d benchmark(s), interleaved\n", len(b.revs), b.runs, len(b.asked))
+	return nil
+}
+
+// plan is the backfill's plan in the store: on this machine's kind, the
+// workload and each benchmark with params(i) as its parameters.
+func (b *backfill) plan(params func(i int) map[string]string) history.Plan {
+	p := history.Plan{Machine: history.KindOf(harness.CollectMachine()).Fingerprint(), Workload: b.workload}
+	for i, bench := range b.asked {
+		p.Configs = append(p.Configs, history.Config{Benchmark: bench.Cell, Params: params(i)})
+	}
+	return p
+}
+
+// run prepares every revision, then measures the ones left, storing each
+// as it is measured.
+func (b *backfill) run(ctx context.Context, stdout io.Writer) error {
+	ctx, stop, caught := signalContext(ctx)
+	defer stop()
+	s, err := history.Open(ctx, b.path, history.Options{})
+	if err != nil {
+		return usageError(err)
+	}
+	defer s.Close()
+	common, err := b.prepare(ctx, s)
+	if sig := caught(); sig != nil {
+		return interruptedError(sig, " while preparing the revisions; nothing was measured")
+	}
+	if err != nil {
+		return err
+	}
+	measured, err := b.measure(ctx, s, common, stdout)
+	if sig := caught(); sig != nil {
+		return interruptedError(sig, ": %d revision(s) measured and stored; run the same backfill again to resume", measured)
+	}
+	return err
+}

@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/cli/clitest"
+	"github.com/rootbench/rootbench/internal/gitrev"
+	"github.com/rootbench/rootbench/internal/gitrev/gittest"
+	"github.com/rootbench/rootbench/report/historyreport"
+)
+
+// The revisions: SINCE, then every N-th of SINCE..HEAD in topological
+// order, every merge, and HEAD.
+func TestPickRevisions(t *testing.T) {
+	t.Parallel()
+	node := func(i int, parents int) gitrev.Node {
+		n := gitrev.Node{Commit: gitrev.Commit{Hash: fmt.Sprint(i), Short: fmt.Sprint(i)}}
+		for p := range parents {
+			n.Parents = append(n.Parents, fmt.Sprint(i-1-p))
+		}
+		return n
+	}
+	var nodes []gitrev.Node
+	for i := 1; i <= 10; i++ {
+		parents := 1
+		if i == 5 {
+			parents = 2
+		}
+		nodes = append(nodes, node(i, parents))
+	}
+	since := gitrev.Commit{Hash: "0", Short: "0"}
+	for _, tc := range []struct {
+		every int
+		want  string
+	}{{1, "0 1 2 3 4 5m 6 7 8 9 10"}, {3, "0 3 5m 6 9 10"}, {4, "0 4 5m 8 10"}, {20, "0 5m 10"}} {
+		var got []string
+		for _, r := range pickRevisions(since, nodes, tc.every) {
+			s := r.commit.Short
+			if r.merge {
+				s += "m"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("--every %d: %s, want %s", tc.every, strings.Join(got, " "), tc.want)
+		}
+	}
+	if got := pickRevisions(since, nil, 8); len(got) != 1 || got[0].commit.Hash != "0" {
+		t.Errorf("SINCE = HEAD: %v; want SINCE alone", got)
+	}
+}
+
+// Bad input is refused in one line before anything is built.
+func TestHistoryBackfillRefusals(t *testing.T) {
+	t.Parallel()
+	repo := gittest.New(t)
+	first := repo.Commit(t, map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": gittest.Prints("one")}, "one")
+	repo.Branch(t, "side", first)
+	side := repo.Commit(t, map[string]string{"side.txt": "x"}, "side")
+	repo.Checkout(t, "main")
+	repo.Commit(t, map[string]string{"main.txt": "x"}, "main")
+	store := filepath.Join(t.TempDir(), "h.db")
+	bf := func(args ...string) []string {
+		return append([]string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--cell", "ocaml"}, args...)
+	}
+	mustRefuse(t, []refusal{
+		{args: bf(), want: []string{"--since REV is required"}},
+		{args: bf("--since", "nosuchrev"), want: []string{"--since nosuchrev: unknown revision"}},
+		{args: bf("--since", side), want: []string{"is not an ancestor of HEAD"}},
+		{args: bf("--since", first, "--every", "0"), want: []string{"--every"}},
+		{args: bf("--since", first, "--runs", "0"), want: []string{"--runs"}},
+		{args: bf("--since", first, "--cell", "nosuch"), want: []string{"nosuch"}},
+		{args: append(bf("--since", first), "--history", filepath.Join(store, "x", "h.db")), want: []string{"does not exist"}},
+	})
+}
+
+// fakeHistory is a repository of seven commits of a stand-in rootbench
+// whose worker sleeps 20 ms a run, 60 ms from commit 4 on; commit 2 does
+// not build.
+func fakeHistory(t *testing.T) (*gittest.Repo, []string) {
+	t.Helper()
+	repo := gittest.New(t)
+	var commits []string
+	for i := range 7 {
+		delay := 20
+		if i >= 4 {
+			delay = 60
+		}
+		main := fakeWorker(t, delay)
+		if i == 2 {
+			main = "package main\n\nfunc main() { this does not build }\n"
+		}
+		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": main, "notes.txt": fmt.Sprintf("commit %d\n", i)}
+		subject := fmt.Sprintf("change %d", i)
+		if i == 4 {
+			subject = "change 4: the planted slowdown"
+		}
+		commits = append(commits, repo.Commit(t, files, subject))
+	}
+	return repo, commits
+}
+
+// A backfill over a synthetic history measures every revision that builds
+// into the store, skips the one that does not with a note (and records
+// it, so that running it again skips it without building), and resumes
+// by measuring nothing twice; history show then finds the planted step.
+func TestHistoryBackfill(t *testing.T) {
+	fullSuiteOnly(t, "builds a git history")
+	t.Parallel()
+	repo, commits := fakeHistory(t)
+	store := filepath.Join(t.TempDir(), "h.db")
+	env := []string{"ROOTBENCH_CACHE=" + t.TempDir()}
+	args := []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4"}
+
+	r := rootbench(t, env, append(args, "--dry-run")...)
+	r.Must(t, 0)
+	if !strings.Contains(r.Stdout, "7 revision(s); each: 4 run(s) of 1 benchmark(s)") {
+		t.Errorf("--dry-run:\n%s", r.Stdout)
+	}
+
+	r = rootbench(t, env, args...)
+	r.Must(t, 0)
+	t.Logf("backfill:\n%s\n%s", r.Stdout, r.Stderr)
+	if n := strings.Count(r.Stdout, ": 4 runs, "); n != 6 {
+		t.Errorf("%d revisions measured, want 6:\n%s", n, r.Stdout)
+	}
+	if !strings.Contains(r.Stderr, "backfill: skipping "+commits[2][:7]+": does not build") {
+		t.Errorf("no note that %s does not build:\n%s", commits[2][:7], r.Stderr)
+	}
+
+	r = rootbench(t, env, args...)
+	r.Must(t, 0)
+	if !strings.Contains(r.Stderr, "0 to measure, 6 measured already, 1 skipped") || !strings.Contains(r.Stderr, "as before") {
+		t.Errorf("a second backfill did not resume:\n%s\n%s", r.Stdout, r.Stderr)
+	}
+
+	r = rootbench(t, nil, "history", "show", "--history", store, "--repo", repo.Dir, "--metric", "wall", "--format", "json")
+	r.Must(t, 0)
+	doc, err := historyreport.Decode([]byte(r.Stdout), "show")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Series) != 1 || len(doc.Series[0].Points) != 6 {
+		t.Fatalf("%d series; want one of 6 commits:\n%s", len(doc.Series), r.Stdout)
+	}
+	s := doc.Series[0]
+	if s.Points[3].Hash != commits[4] || s.Points[3].Subject != "change 4: the planted slowdown" || s.Points[0].Time == nil {
+		t.Errorf("points: %+v", s.Points)
+	}
+	if len(s.ChangePoints) != 1 || s.ChangePoints[0].FirstBad.Hash != commits[4] || !s.ChangePoints[0].Up() {
+		t.Errorf("change points %+v; want the step up at %s", s.ChangePoints, commits[4][:7])
+	}
+	if s.Params["passes"] != "3" || s.Params["niters"] != fmt.Sprint(defaultNIters) {
+		t.Errorf("parameters %v: want the defaults", s.Params)
+	}
+}
+
+// storeFiles opens the store at path and returns its files, checking its
+// integrity first.
+func storeFiles(t *testing.T, path string) []history.StoredFile {
+	t.Helper()
+	s, err := history.Open(context.Background(), path, history.Options{MustExist: true})
+	if err != nil {
+		t.Fatalf("the store does not open: %v", err)
+	}
+	defer s.Close()
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	files, err := s.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// Killing a backfill at any moment (SIGKILL: nothing runs after it)
+// leaves a store that opens, passes SQLite's integrity check and holds
+// whole revisions only; a backfill run again then measures the rest, each
+// revision once. Each kill comes later than the one before, so that kills
+// land before the store exists, while it prepares, between revisions and
+// inside an add, until one backfill finishes.
+func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
+	fullSuiteOnly(t, "builds a git history, then starts and kills backfills for seconds")
+	t.Parallel()
+	repo, commits := fakeHistory(t)
+	dir := t.TempDir()
+	env := []string{"ROOTBENCH_CACHE=" + filepath.Join(dir, "cache")}
+	args := func(store string) []string {
+		return []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4"}
+	}
+	// The builds, once, into the cache every later backfill reads.
+	rootbench(t, env, args(filepath.Join(dir, "warm.db"))...).Must(t, 0)
+	midway := 0
+	finished := false
+	var last string
+	for k := 0; k < 30 && !finished; k++ {
+		last = filepath.Join(dir, fmt.Sprintf("h%d.db", k))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := clitest.Command(ctx, env, args(last)...)
+		if err := cmd.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+120*k) * time.Millisecond)
+		cmd.Process.Kill()
+		finished = cmd.Wait() == nil
+		cancel()
+		if _, err := os.Stat(last); err != nil {
+			continue // killed before the store existed
+		}
+		files := storeFiles(t, last)
+		for _, f := range files {
+			if f.Runs != 4 {
+				t.Errorf("kill %d: %s holds %d runs, want the whole revision's 4", k, f.Name, f.Runs)
+			}
+		}
+		if len(files) > 0 && len(files) < 6 {
+			midway++
+		}
+	}
+	t.Logf("%d kills left a store partly filled", midway)
+	if midway == 0 {
+		t.Errorf("no kill landed between the first revision stored and the last")
+	}
+	r := rootbench(t, env, args(last)...)
+	r.Must(t, 0)
+	seen := map[string]int{}
+	for _, f := range storeFiles(t, last) {
+		seen[f.Name]++
+	}
+	if len(seen) != 6 {
+		t.Errorf("after resuming, the store holds %d revisions, want 6: %v", len(seen), seen)
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("%s stored %d times", name, n)
+		}
+	}
+
+	// Interrupted (SIGINT), it stores what it measured of the revision
+	// it was measuring (marked partial), says how to resume, and exits
+	// 130; resumed, it measures that revision again, whole.
+	store := filepath.Join(dir, "interrupted.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := clitest.Command(ctx, env, args(store)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(900 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("interrupted backfill: exit %d (%v), want %d:\n%s", code, err, exitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "run the same backfill again to resume") {
+		t.Errorf("no word on resuming:\n%s", stderr.String())
+	}
+	rootbench(t, env, args(store)...).Must(t, 0)
+	whole := 0
+	for _, f := range storeFiles(t, store) {
+		if f.Runs == 4 {
+			whole++
+		}
+	}
+	if whole != 6 {
+		t.Errorf("after an interrupt and a resume, %d revisions are stored whole, want 6", whole)
+	}
+}
