@@ -96,6 +96,9 @@ type bisectPlan struct {
 	// lastNotes is the handshake's notes last printed, the commit's hash
 	// replaced (see sayNotes).
 	lastNotes string
+	// onResult, when not nil, is given the bisection's result once it is
+	// printed, unless it was interrupted (history bisect records it).
+	onResult func(bisect.Result) error
 }
 
 // resolveBisect checks every flag and the range before anything builds.
@@ -189,6 +192,11 @@ func (bp *bisectPlan) execute(ctx context.Context, stdout io.Writer) error {
 	}
 	if sig := caught(); sig != nil {
 		return interruptedError(sig, " after %d step(s)", len(res.Steps))
+	}
+	if bp.onResult != nil && res.Status != bisect.Unfinished {
+		if err := bp.onResult(res); err != nil {
+			return err
+		}
 	}
 	switch res.Status {
 	case bisect.Found:

@@ -47,7 +47,7 @@ to ` + history.DefaultLockWait.String() + `, then gives up (exit 2).`,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	cmd.PersistentFlags().String(historyFlag, "", "the history store's file (default: $"+history.Env+", else "+history.FileName+" in rootbench's cache directory)")
-	cmd.AddCommand(withUsageOnMissingArgs(newHistoryAddCmd()), newHistoryShowCmd(), newHistoryBackfillCmd())
+	cmd.AddCommand(withUsageOnMissingArgs(newHistoryAddCmd()), newHistoryShowCmd(), newHistoryBisectCmd(), newHistoryBackfillCmd())
 	return cmd
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,11 +32,11 @@ func (c commitDates) LookupCommit(_ context.Context, hash string) (history.Commi
 func fakeHash(i int) string { return strings.Repeat(fmt.Sprintf("%02x", i+1), 20) }
 
 // seriesStore adds to a new store in dir one results file per commit, n
-// commits an hour apart, each holding runs of every cell (3% noise around
-// 10 ns/cell); the first cell's level rises by 70% from commit step on
-// (none when step <= 0). It returns the store's path and the commits'
-// times.
-func seriesStore(t testing.TB, dir string, n, step, runs int, cells ...string) (string, commitDates) {
+// commits an hour apart, each holding runs of every cell (normal noise of 3% around
+// 10 ns/cell, every parameter of harnesstest's file); from commit step
+// on, each cell's level is multiplied by its factor (1: flat). It returns
+// the store's path and the commits' times.
+func seriesStore(t testing.TB, dir string, n, step, runs int, cells map[string]float64) (string, commitDates) {
 	t.Helper()
 	path := filepath.Join(dir, "h.db")
 	s, err := history.Open(context.Background(), path, history.Options{})
@@ -42,16 +45,22 @@ func seriesStore(t testing.TB, dir string, n, step, runs int, cells ...string) (
 	}
 	defer s.Close()
 	dates := commitDates{}
+	names := slices.Sorted(maps.Keys(cells))
+	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
 		f := harnesstest.File()
 		f.Tool.Revision = fakeHash(i)
 		dates[f.Tool.Revision] = historyStart.Add(time.Duration(i) * time.Hour)
-		for j, cell := range cells {
+		for _, cell := range names {
 			level := 0.01 // seconds per run of harnesstest.SpecCells: 10 ns/cell
-			if j == 0 && step > 0 && i >= step {
-				level *= 1.7
+			if i >= step {
+				level *= cells[cell]
 			}
-			harnesstest.Add(f, harnesstest.Spec{Label: cell, Samples: harnesstest.Noisy(uint64(i*10+j), runs, level, 0.03)})
+			samples := make([]float64, runs)
+			for k := range samples {
+				samples[k] = level * (1 + 0.03*rng.NormFloat64())
+			}
+			harnesstest.Add(f, harnesstest.Spec{Label: cell, Params: f.Params, Samples: samples})
 		}
 		src, err := history.FromFile(fmt.Sprintf("run-%d.json", i), f)
 		if err != nil {
@@ -69,7 +78,7 @@ func seriesStore(t testing.TB, dir string, n, step, runs int, cells ...string) (
 // JSON carry the same; --since starts the series later.
 func TestHistoryShow(t *testing.T) {
 	t.Parallel()
-	store, _ := seriesStore(t, t.TempDir(), 40, 25, 10, "boxroot-handle", "boxroot")
+	store, _ := seriesStore(t, t.TempDir(), 40, 25, 10, map[string]float64{"boxroot-handle": 1.7, "boxroot": 1})
 
 	r := inProcess(t, "history", "show", "--history", store)
 	r.Must(t, 0)
@@ -132,7 +141,7 @@ func TestHistoryShow(t *testing.T) {
 func TestHistoryShowRefusals(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	store, _ := seriesStore(t, dir, 3, 0, 2, "ocaml")
+	store, _ := seriesStore(t, dir, 3, 0, 2, map[string]float64{"ocaml": 1})
 	missing := filepath.Join(dir, "none.db")
 	mustRefuse(t, []refusal{
 		{args: []string{"history", "show", "--history", store, "--since", "nosuchrev"}, want: []string{"--since nosuchrev: unknown revision"}},
@@ -153,7 +162,7 @@ func TestHistoryShowRefusals(t *testing.T) {
 // BenchmarkHistoryShow times history show (text) over a store of 10,000
 // runs: 200 commits of two cells, 25 runs each. Goal: under 1 s.
 func BenchmarkHistoryShow(b *testing.B) {
-	store, _ := seriesStore(b, b.TempDir(), 200, 120, 25, "boxroot-handle", "boxroot")
+	store, _ := seriesStore(b, b.TempDir(), 200, 120, 25, map[string]float64{"boxroot-handle": 1.7, "boxroot": 1})
 	var runs int
 	s, err := history.Open(context.Background(), store, history.Options{})
 	if err != nil {
