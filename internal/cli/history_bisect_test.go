@@ -17,7 +17,9 @@ func TestHistoryBisectRefusals(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	store, _ := seriesStore(t, dir, 40, 25, 10, map[string]float64{"boxroot-handle": 1.7, "boxroot": 1, "ref": 0.6})
-	hb := func(args ...string) []string { return append([]string{"history", "bisect", "--history", store}, args...) }
+	hb := func(args ...string) []string {
+		return append([]string{"history", "bisect", "--history", store}, args...)
+	}
 	mustRefuse(t, []refusal{
 		{args: hb(), want: []string{"--series ID or --cell CELL (one cell) is required"}},
 		{args: hb("--series", "999"), want: []string{"--series 999: no such series"}},
