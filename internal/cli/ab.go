@@ -131,7 +131,7 @@ benchmark the same work. Rows stay per cell.
 	af.registerSession(f, "session")
 	f.BoolVar(&af.ignoreFailure, "ignore-failure", false, "keep running a benchmark after a failed run (failed runs never enter the statistics)")
 	f.BoolVar(&af.noGCTable, "no-gc-table", false, "leave out the GC tables of base and head")
-	af.history.register(f, "both sides' runs (each a measurement of its own commit; every layout's session)")
+	af.history.register(f, addsUsage("both sides' runs (each a measurement of its own commit; every layout's session)"))
 	return cmd
 }
 

@@ -23,11 +23,16 @@ type historyOption struct {
 	path  string // the store, once resolved
 }
 
-// register adds --history to f; what says what the command adds.
-func (h *historyOption) register(f *pflag.FlagSet, what string) {
-	f.StringVar(&h.value, historyFlag, "", "also add "+what+" to the history store at PATH as it finishes (--history alone: $"+
-		history.Env+", else "+history.FileName+" in rootbench's cache directory); a build without a commit is noted, not added")
+// register adds --history to f with its usage.
+func (h *historyOption) register(f *pflag.FlagSet, usage string) {
+	f.StringVar(&h.value, historyFlag, "", usage+" (--history alone: $"+history.Env+", else "+history.FileName+" in rootbench's cache directory)")
 	f.Lookup(historyFlag).NoOptDefVal = historyDefault
+}
+
+// addsUsage is the usage of --history on a command that measures: what it
+// adds.
+func addsUsage(what string) string {
+	return "also add " + what + " to the history store at PATH as it finishes (a build without a commit is noted, not added)"
 }
 
 // given reports whether --history was given.

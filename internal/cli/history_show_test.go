@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -186,4 +187,32 @@ func BenchmarkHistoryShow(b *testing.B) {
 			b.Fatalf("history show: %d\n%s", r.Code, r.Stderr)
 		}
 	}
+}
+
+// report --history=PATH writes HISTORY.md with a chart per series (both
+// formats) and its change points; results files are not needed.
+func TestReportHistory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	store, _ := seriesStore(t, dir, 40, 25, 10, map[string]float64{"boxroot-handle": 1.7, "boxroot": 1})
+	out := filepath.Join(dir, "report")
+	r := inProcess(t, "report", "--history="+store, "-o", out)
+	r.Must(t, 0)
+	md, err := os.ReadFile(filepath.Join(out, "HISTORY.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(md)), " ")
+	for _, want := range []string{"# History", "## boxroot-handle, wall (ns/cell), series ", "1 change point", "![boxroot-handle, wall (ns/cell), series ",
+		"| ↑1 | `" + fakeHash(24)[:7] + ".." + fakeHash(25)[:7] + "` |", "No change point in 40 commits."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("HISTORY.md lacks %q:\n%s", want, text)
+		}
+	}
+	pngs, _ := filepath.Glob(filepath.Join(out, "history-*.png"))
+	svgs, _ := filepath.Glob(filepath.Join(out, "history-*.svg"))
+	if len(pngs) != 2 || len(svgs) != 2 {
+		t.Errorf("charts: %v %v; want one PNG and one SVG per series", pngs, svgs)
+	}
+	refusedInOneLine(t, inProcess(t, "report", "-o", out), "report needs results files, or --history")
 }

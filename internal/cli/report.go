@@ -13,8 +13,9 @@ import (
 
 func newReportCmd() *cobra.Command {
 	var dir, readme string
+	var hist historyOption
 	cmd := &cobra.Command{
-		Use:   "report RESULT.json... -o DIR",
+		Use:   "report [RESULT.json...] [--history[=PATH]] -o DIR",
 		Short: "Write DIR/REPORT.md with charts (SVG and PNG) from one or more results files",
 		Long: `Write DIR/REPORT.md and the charts it shows (SVG and PNG). REPORT.md holds one
 table of the files (workload, configurations, runs, rootbench revision, when
@@ -24,12 +25,34 @@ files): mean per configuration with ±1σ error bars, box plots of every run, ru
 progression to spot drift, and one line chart per scanned parameter.
 Configurations that several files share (two machines, a short and a long run)
 are first compared in one bar chart per workload. A file that holds no results
-is refused (exit 2).`,
+is refused (exit 2).
+
+--history (the default store) or --history=PATH writes DIR/HISTORY.md instead
+of, or besides, REPORT.md: every series of the history store on wall and CPU
+time, each with a chart of its medians (with their intervals) by commit, its
+change points as shaded ranges (last good..first bad) with the level of each
+segment, the change points' table and its commits, as 'rootbench history show'
+finds them.`,
 		Example: `  rootbench report results/msgpass.json -o results
-  rootbench report laptop.json server.json -o /tmp/report`,
+  rootbench report laptop.json server.json -o /tmp/report
+  rootbench report --history=ci-history.db -o /tmp/history`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
+			}
+			if len(args) == 0 && !hist.given() {
+				return usageErrorf("report needs results files, or --history: usage: %s", cmd.UseLine())
+			}
+			if err := hist.resolve(); err != nil {
+				return usageError(err)
+			}
+			if hist.given() {
+				if err := writeHistoryReport(cmd, hist.path, dir); err != nil {
+					return err
+				}
+				if len(args) == 0 {
+					return nil
+				}
 			}
 			var files []*harness.File
 			var names []string
@@ -70,9 +93,34 @@ is refused (exit 2).`,
 			return nil
 		},
 	}
-	withUsageOnMissingArgs(cmd)
 	cmd.Flags().StringVarP(&dir, "output", "o", "", "folder for REPORT.md and the charts (created if needed)")
+	hist.register(cmd.Flags(), "write DIR/"+document.HistoryName+" from the history store at PATH: its series with their change points and a chart each")
 	cmd.Flags().StringVar(&readme, "readme", "", "also rewrite the results block of this Markdown file (between the markers "+
 		"'<!-- results:begin' and '<!-- results:end -->') with a table per message-passing file of equal work that holds cgo-handle: mean ns per cell, CV, relative, and × faster than cgo-handle")
 	return cmd
+}
+
+// writeHistoryReport writes dir/HISTORY.md from the store at path: every
+// series on the default metrics, as history show reads them.
+func writeHistoryReport(cmd *cobra.Command, path, dir string) error {
+	ctx := cmd.Context()
+	s, err := openHistory(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	q := historyQuery{metrics: defaultHistoryMetrics, repo: "."}
+	v, err := q.resolve(ctx, s)
+	if err != nil {
+		return usageError(err)
+	}
+	doc, err := v.document(ctx, s)
+	if err != nil {
+		return err
+	}
+	if err := document.WriteHistory(dir, doc); err != nil {
+		return fmt.Errorf("write the history report: %w", err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, document.HistoryName))
+	return nil
 }

@@ -86,7 +86,7 @@ func (b *benchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&b.baseline, "baseline", "", "compare against this results file as the run finishes")
 	f.StringVar(&b.failOnRegression, "fail-on-regression", "", "with --baseline: exit 1 on a significant slowdown beyond this percentage (with its %, e.g. 5%), 3 when undecided")
 	b.load.register(f)
-	b.history.register(f, "the results (as the JSON export holds them)")
+	b.history.register(f, addsUsage("the results (as the JSON export holds them)"))
 }
 
 // exportTarget is one requested export file.

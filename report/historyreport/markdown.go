@@ -25,17 +25,9 @@ func Markdown(w io.Writer, d Document, heading int) error {
 		fmt.Fprintf(&buf, "%s\n", report.MdEscape(emptyLine(d)))
 	}
 	for _, s := range d.Series {
-		fmt.Fprintf(&buf, "%s %s\n\n", h, report.MdEscape(Title(s)))
-		fmt.Fprintf(&buf, "%s: %s; machine %s (%s)\n\n", report.MdEscape(s.Workload), report.MdCode(paramsText(s.Params)),
-			report.MdCode(s.Machine), report.MdEscape(s.MachineKind))
-		if err := ChangeTable(&buf, s); err != nil {
+		if err := SeriesMarkdown(&buf, s, h, ""); err != nil {
 			return err
 		}
-		fmt.Fprintf(&buf, "\n<details><summary>%s</summary>\n\n", count(len(s.Points), "commit"))
-		if err := PointsTable(&buf, s); err != nil {
-			return err
-		}
-		fmt.Fprintf(&buf, "\n</details>\n\n")
 	}
 	if len(d.Series) > 0 && d.Method != "" {
 		fmt.Fprintf(&buf, "_Change points: %s_\n", report.MdEscape(d.Method))
@@ -44,6 +36,30 @@ func Markdown(w io.Writer, d Document, heading int) error {
 		return fmt.Errorf("history: write markdown: %w", err)
 	}
 	return nil
+}
+
+// SeriesMarkdown writes one series as Markdown under a heading of the
+// given level ("###"): its workload, parameters and machine, then chart
+// (a Markdown image, when not empty), its change points and its commits
+// in a collapsed table.
+func SeriesMarkdown(w io.Writer, s Series, heading, chart string) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s %s\n\n", heading, report.MdEscape(Title(s)))
+	fmt.Fprintf(&buf, "%s: %s; machine %s (%s)\n\n", report.MdEscape(s.Workload), report.MdCode(paramsText(s.Params)),
+		report.MdCode(s.Machine), report.MdEscape(s.MachineKind))
+	if chart != "" {
+		fmt.Fprintf(&buf, "%s\n\n", chart)
+	}
+	if err := ChangeTable(&buf, s); err != nil {
+		return err
+	}
+	fmt.Fprintf(&buf, "\n<details><summary>%s</summary>\n\n", count(len(s.Points), "commit"))
+	if err := PointsTable(&buf, s); err != nil {
+		return err
+	}
+	fmt.Fprintf(&buf, "\n</details>\n\n")
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // ChangeTable writes a series' change points as a Markdown table, or a
