@@ -79,11 +79,17 @@ func ChangeTable(w io.Writer, s Series) error {
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignLeft})
 }
 
-// PointsTable writes a series' commits as a Markdown table.
+// markdownSubject is the longest subject a Markdown table shows, in
+// characters.
+const markdownSubject = 72
+
+// PointsTable writes a series' commits as a Markdown table, subjects cut
+// to markdownSubject characters.
 func PointsTable(w io.Writer, s Series) error {
 	rows := make([][]string, len(s.Points))
 	for i, p := range s.Points {
-		rows[i] = []string{ChangeCell(s, p), report.MdCode(p.Short), Date(p.Commit), MedianCell(p), IntervalCell(p), RunsCell(p), report.MdEscape(p.Subject)}
+		rows[i] = []string{ChangeCell(s, p), report.MdCode(p.Short), Date(p.Commit), MedianCell(p), IntervalCell(p), RunsCell(p),
+			report.MdEscape(cut(p.Subject, markdownSubject))}
 	}
 	return report.MarkdownTable(w, []string{"", "commit", "date", "median " + s.Unit, "interval", "runs", "subject"}, rows,
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignLeft})
