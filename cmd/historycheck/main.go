@@ -13,7 +13,13 @@
 // this command rewrites, and the real history's (a backfill of this
 // repository measured into the history store), which it keeps as it is or
 // replaces with -real FILE; -only-real replaces that section and computes
-// nothing:
+// nothing. FILE is the section's Markdown, or the backfill's history as
+// `rootbench history show --format json` writes it (schema
+// rootbench-history/v1), from which the section is made (real.go: the
+// series of boxroot-handle and boxroot, whether the drop-in API rises in a
+// range that holds 3e8f312 and falls in one that holds db6e7d7, and the
+// domain API's change points with the ab command that would confirm each;
+// git answers which commits a range holds):
 //
 //	go run ./cmd/historycheck [-series 2000] [-seed 1] [-out results/history.md] [-real FILE]
 //	go run ./cmd/historycheck -only-real -real FILE [-out results/history.md]
@@ -23,6 +29,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,6 +40,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/report/export"
+	"github.com/rootbench/rootbench/report/historyreport"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -57,7 +65,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.out, "out", "results/history.md", "the report to write")
 	fs.IntVar(&c.series, "series", 2000, "series per experiment")
 	fs.Uint64Var(&c.seed, "seed", 1, "the base seed of every series")
-	fs.StringVar(&c.real, "real", "", "a Markdown file: the real-history section to put in the report")
+	fs.StringVar(&c.real, "real", "", "the real-history section to put in the report: its Markdown, or the backfill's history as rootbench history show --format json writes it")
 	fs.BoolVar(&c.onlyReal, "only-real", false, "replace the real-history section only (needs -real), computing nothing")
 	if err := fs.Parse(args); err != nil {
 		return c, fmt.Errorf("%w: %v (flags: -out FILE, -series N, -seed N, -real FILE, -only-real)", errUsage, err)
@@ -100,11 +108,9 @@ func run(c config, stderr io.Writer) error {
 		realSection = realPlaceholder
 	}
 	if c.real != "" {
-		b, err := os.ReadFile(c.real)
-		if err != nil {
-			return fmt.Errorf("%w: -real: %v", errUsage, err)
+		if realSection, err = readReal(c.real); err != nil {
+			return err
 		}
-		realSection = string(b)
 	}
 	var doc string
 	if c.onlyReal {
@@ -164,4 +170,25 @@ func revision() string {
 		rev += " with uncommitted changes"
 	}
 	return rev
+}
+
+// readReal reads -real FILE: the section's Markdown, or a history
+// document (JSON) to make it from.
+func readReal(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: -real: %v", errUsage, err)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(string(b)), "{") {
+		return string(b), nil
+	}
+	doc, err := historyreport.Decode(b, path)
+	if err != nil {
+		return "", fmt.Errorf("%w: -real: %v", errUsage, err)
+	}
+	holds, err := gitHolder(context.Background())
+	if err != nil {
+		return "", fmt.Errorf("-real %s: which commits a range holds: %w", path, err)
+	}
+	return realSection(doc, holds)
 }
