@@ -13,7 +13,9 @@ import (
 // realDoc is a history of the two cells: the drop-in rises over a..b and
 // falls over c..d; the domain API has one change point over e..f.
 func realDoc() historyreport.Document {
-	commit := func(h string) historyreport.Commit { return historyreport.Commit{Hash: strings.Repeat(h, 40), Short: strings.Repeat(h, 7)} }
+	commit := func(h string) historyreport.Commit {
+		return historyreport.Commit{Hash: strings.Repeat(h, 40), Short: strings.Repeat(h, 7)}
+	}
 	var points []historyreport.Point
 	for _, h := range []string{"a", "b", "c", "d", "e", "f"} {
 		points = append(points, historyreport.Point{Commit: commit(h), Runs: 10})
