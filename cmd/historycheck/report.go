@@ -24,10 +24,9 @@ const (
 const realPlaceholder = `## Real history
 
 Not measured yet. This section holds the change points of this repository's
-own history (a backfill from 51c97ff, cells boxroot-handle and boxroot), made
-from the history store by the ` + "`rootbench history`" + ` commands and put here with
-` + "`go run ./cmd/historycheck -only-real -real FILE`" + ` (FILE: the section's
-Markdown); ` + "`make history-check`" + ` keeps it as it is.
+own history (a backfill from 51c97ff, cells boxroot-handle and boxroot):
+` + "`make history-backfill`" + ` measures it into a history store, and ` + "`make history-real`" + `
+(or ` + "`make history-check`" + `) makes this section from that store.
 `
 
 // between returns what doc holds between begin and end, markers excluded,
