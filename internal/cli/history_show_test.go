@@ -214,5 +214,5 @@ func TestReportHistory(t *testing.T) {
 	if len(pngs) != 2 || len(svgs) != 2 {
 		t.Errorf("charts: %v %v; want one PNG and one SVG per series", pngs, svgs)
 	}
-	refusedInOneLine(t, inProcess(t, "report", "-o", out), "report needs results files, or --history")
+	refusedInOneLine(t, inProcess(t, "report", "-o", out), "report needs results files, or --history", "usage: rootbench report")
 }

@@ -37,11 +37,11 @@ finds them.`,
   rootbench report laptop.json server.json -o /tmp/report
   rootbench report --history=ci-history.db -o /tmp/history`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dir == "" {
-				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
-			}
 			if len(args) == 0 && !hist.given() {
 				return usageErrorf("report needs results files, or --history: usage: %s", cmd.UseLine())
+			}
+			if dir == "" {
+				return usageErrorf("-o DIR is required: the folder to write REPORT.md and the charts to")
 			}
 			if err := hist.resolve(); err != nil {
 				return usageError(err)
