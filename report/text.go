@@ -141,6 +141,29 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align []tw.Ali
 	return nil
 }
 
+// PlainTable is a terminal table without borders or column rules, one
+// rule under the header (and one over the footer), cells as given (no
+// auto-formatting or wrapping), aligned per column: the tables of compare
+// and history show.
+func PlainTable(w io.Writer, align []tw.Align) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Symbols: tw.NewSymbols(tw.StyleLight),
+			Borders: tw.BorderNone,
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.On, ShowFooterLine: tw.On},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithFooterAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+	)
+}
+
 // fill gives t its header and rows and renders it: the one loop behind
 // MarkdownTable and the terminal's box tables.
 func fill(t *tablewriter.Table, header []string, rows [][]string) error {

@@ -62,27 +62,37 @@ func main() {
 `, delayMs, desc)
 }
 
+// plantedHistory is a repository of one commit per delay, each a stand-in
+// rootbench (fakeWorker) whose worker sleeps that many milliseconds a run;
+// a delay of 0 is a commit that does not build. Commit i's subject is
+// "change i", the planted one's "change i: the planted slowdown" (-1: none).
+func plantedHistory(t *testing.T, delays []int, planted int) (*gittest.Repo, []string) {
+	t.Helper()
+	repo := gittest.New(t)
+	var commits []string
+	for i, delay := range delays {
+		main := "package main\n\nfunc main() { this does not build }\n"
+		if delay > 0 {
+			main = fakeWorker(t, delay)
+		}
+		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": main, "notes.txt": fmt.Sprintf("commit %d\n", i)}
+		subject := fmt.Sprintf("change %d", i)
+		if i == planted {
+			subject += ": the planted slowdown"
+		}
+		commits = append(commits, repo.Commit(t, files, subject))
+	}
+	return repo, commits
+}
+
 // TestBisectFindsPlantedSlowdown bisects a synthetic history of seven
 // commits, built from a temporary repository, in which one commit triples
 // the worker's time: bisect must name it, after confirming the regression.
 func TestBisectFindsPlantedSlowdown(t *testing.T) {
 	fullSuiteOnly(t, "builds a git history")
 	t.Parallel()
-	repo := gittest.New(t)
-	var commits []string
-	for i := range 7 {
-		delay := 30
-		if i >= 4 {
-			delay = 90 // the culprit: commit 4 triples the time
-		}
-		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, delay),
-			"notes.txt": fmt.Sprintf("commit %d\n", i)}
-		subject := fmt.Sprintf("change %d", i)
-		if i == 4 {
-			subject = "change 4: the planted slowdown"
-		}
-		commits = append(commits, repo.Commit(t, files, subject))
-	}
+	// The culprit: commit 4 triples the time.
+	repo, commits := plantedHistory(t, []int{30, 30, 30, 30, 90, 90, 90}, 4)
 	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + t.TempDir()}, "bisect", "--repo", repo.Dir,
 		"--good", commits[0], "--bad", commits[6], "--cell", "ocaml", "--looks", "12,24", "--max-time", "1m",
 		// A wide gate: under -race on a loaded machine a sleep's jitter is
@@ -161,13 +171,7 @@ func TestBisectSaysNotesOnce(t *testing.T) {
 func TestBisectAcrossLayouts(t *testing.T) {
 	fullSuiteOnly(t, "builds a git history in several function layouts")
 	t.Parallel()
-	repo := gittest.New(t)
-	var commits []string
-	for i, delay := range []int{30, 30, 120, 120} {
-		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, delay),
-			"notes.txt": fmt.Sprintf("commit %d\n", i)}
-		commits = append(commits, repo.Commit(t, files, fmt.Sprintf("change %d", i)))
-	}
+	repo, commits := plantedHistory(t, []int{30, 30, 120, 120}, -1)
 	r := rootbench(t, []string{"ROOTBENCH_CACHE=" + t.TempDir()}, "bisect", "--repo", repo.Dir,
 		"--good", commits[0], "--bad", commits[3], "--cell", "ocaml", "--looks", "6", "--max-time", "1m",
 		"--layouts", "0,3,5", "--fail-on-regression", "100%")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootbench/rootbench/internal/gitrev/gittest"
+	"github.com/rootbench/rootbench/report/historyreport"
 )
 
 // Bad input is refused in one line before anything is built: no series
@@ -42,38 +42,31 @@ func TestHistoryBisectRefusals(t *testing.T) {
 func TestHistoryBisect(t *testing.T) {
 	fullSuiteOnly(t, "builds a git history and bisects it")
 	t.Parallel()
-	repo := gittest.New(t)
-	var commits []string
-	for i := range 10 {
-		delay := 20
-		if i >= 7 {
-			delay = 60 // the culprit: commit 7
-		}
-		files := map[string]string{"go.mod": gittest.GoMod, "cmd/rootbench/main.go": fakeWorker(t, delay), "notes.txt": fmt.Sprintf("commit %d\n", i)}
-		subject := fmt.Sprintf("change %d", i)
-		if i == 7 {
-			subject = "change 7: the planted slowdown"
-		}
-		commits = append(commits, repo.Commit(t, files, subject))
-	}
+	// The culprit: commit 7 triples the time.
+	repo, commits := plantedHistory(t, []int{20, 20, 20, 20, 20, 20, 20, 60, 60, 60}, 7)
 	store := filepath.Join(t.TempDir(), "h.db")
 	env := []string{"ROOTBENCH_CACHE=" + t.TempDir()}
 	rootbench(t, env, "history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--every", "2",
 		"--cell", "ocaml", "--runs", "4").Must(t, 0)
-	r := rootbench(t, env, "history", "show", "--history", store, "--repo", repo.Dir, "--metric", "wall")
+	r := rootbench(t, env, "history", "show", "--history", store, "--repo", repo.Dir, "--metric", "wall", "--format", "json")
 	r.Must(t, 0)
-	if !strings.Contains(r.Stdout, "↑1 "+commits[6][:7]+".."+commits[8][:7]+": +") {
-		t.Fatalf("no change point over %s..%s:\n%s", commits[6][:7], commits[8][:7], r.Stdout)
+	doc, err := historyreport.Decode([]byte(r.Stdout), "show")
+	if err != nil || len(doc.Series) != 1 {
+		t.Fatalf("history show: %v\n%s", err, r.Stdout)
+	}
+	c := stepAt(doc.Series[0], commits[8])
+	if c == nil || c.LastGood.Hash != commits[6] {
+		t.Fatalf("no change point over %s..%s: %+v", commits[6][:7], commits[8][:7], doc.Series[0].ChangePoints)
 	}
 
-	r = rootbench(t, env, "history", "bisect", "--history", store, "--repo", repo.Dir, "--cell", "ocaml",
+	r = rootbench(t, env, "history", "bisect", "--history", store, "--repo", repo.Dir, "--cell", "ocaml", "--change", fmt.Sprint(c.Number),
 		"--looks", "12,24", "--max-time", "1m", "--fail-on-regression", "50%")
 	r.Must(t, 0)
 	t.Logf("history bisect:\n%s\n%s", r.Stdout, r.Stderr)
 	if !strings.Contains(r.Stdout, "culprit: "+commits[7][:7]) {
 		t.Errorf("no culprit %s named:\n%s", commits[7][:7], r.Stdout)
 	}
-	if !strings.Contains(r.Stderr, "history bisect: series ") || !strings.Contains(r.Stderr, "recorded in "+store+": change 1 of series") {
+	if !strings.Contains(r.Stderr, "history bisect: series ") || !strings.Contains(r.Stderr, "recorded in "+store+": change "+fmt.Sprint(c.Number)+" of series") {
 		t.Errorf("the bisection was not introduced and recorded:\n%s", r.Stderr)
 	}
 	r = rootbench(t, env, "history", "show", "--history", store, "--repo", repo.Dir, "--metric", "wall")

@@ -53,17 +53,7 @@ metric.`,
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			s, err := openHistory(ctx, path)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			v, err := q.resolve(ctx, s)
-			if err != nil {
-				return usageError(err)
-			}
-			doc, err := v.document(ctx, s)
+			doc, err := readHistory(cmd.Context(), path, q)
 			if err != nil {
 				return err
 			}

@@ -204,12 +204,18 @@ func analyse(points []history.Point) (historyreport.Found, error) {
 	return found, err
 }
 
-// openHistory opens the store a reading command names (it must exist),
-// with its error as a one-line usage error.
-func openHistory(ctx context.Context, path string) (*history.Store, error) {
+// readHistory reads the series q selects from the store at path (it must
+// exist), with what analysis finds in them; a store that cannot be opened
+// or a query it refuses is a one-line usage error.
+func readHistory(ctx context.Context, path string, q historyQuery) (historyreport.Document, error) {
 	s, err := history.Open(ctx, path, history.Options{MustExist: true})
 	if err != nil {
-		return nil, usageError(err)
+		return historyreport.Document{}, usageError(err)
 	}
-	return s, nil
+	defer s.Close()
+	v, err := q.resolve(ctx, s)
+	if err != nil {
+		return historyreport.Document{}, usageError(err)
+	}
+	return v.document(ctx, s)
 }

@@ -103,18 +103,7 @@ finds them.`,
 // writeHistoryReport writes dir/HISTORY.md from the store at path: every
 // series on the default metrics, as history show reads them.
 func writeHistoryReport(cmd *cobra.Command, path, dir string) error {
-	ctx := cmd.Context()
-	s, err := openHistory(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	q := historyQuery{metrics: defaultHistoryMetrics, repo: "."}
-	v, err := q.resolve(ctx, s)
-	if err != nil {
-		return usageError(err)
-	}
-	doc, err := v.document(ctx, s)
+	doc, err := readHistory(cmd.Context(), path, historyQuery{metrics: defaultHistoryMetrics, repo: "."})
 	if err != nil {
 		return err
 	}
