@@ -28,9 +28,17 @@ The store is one SQLite file: --history PATH, else $` + history.Env + `, else
 in the user cache directory, where ab caches its builds). Each add is one
 transaction: a killed rootbench leaves the store as it was before the add or
 after it. A second rootbench writing to the same store waits for the first up
-to ` + history.DefaultLockWait.String() + `, then gives up (exit 2).`,
+to ` + history.DefaultLockWait.String() + `, then gives up (exit 2).
+
+show prints each series with its change points (commits where its level
+shifts, found by analysis); backfill builds and measures past revisions into
+the store; bisect runs bisect over a change point's range and records the
+culprit. run, callback and ab add what they measure with --history.`,
 		Example: `  rootbench history add run.json
-  rootbench history --history ci.db add --branch main ab.json`,
+  rootbench history --history ci.db add --branch main ab.json
+  rootbench history show --cell boxroot-handle --since v1.0
+  rootbench history backfill --since 51c97ff --every 8 --cell boxroot-handle,boxroot
+  rootbench history bisect --cell boxroot-handle --change 1`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return nil
