@@ -235,7 +235,7 @@ gate-replay: gate-tools
 HISTORY_SERIES ?= 2000
 history-check: build
 	@real=; if [ -f "$(HISTORY_REAL)" ]; then \
-		./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall,cpu --format json \
+		./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall --format json \
 			> bin/history-real.json || exit $$?; real="-real bin/history-real.json"; \
 	else echo "history-check: no $(HISTORY_REAL) (make history-backfill): the real-history section is kept" >&2; fi; \
 	$(GO) run ./cmd/historycheck -series $(HISTORY_SERIES) -out results/history.md $$real
@@ -264,7 +264,7 @@ history-backfill: build
 		--cell $(HISTORY_CELLS) --runs $(HISTORY_RUNS) $(HISTORY_BACKFILL_FLAGS)
 
 history-real: build
-	./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall,cpu --format json > bin/history-real.json
+	./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall --format json > bin/history-real.json
 	$(GO) run ./cmd/historycheck -only-real -real bin/history-real.json -out results/history.md
 
 # Compare this work tree (uncommitted changes included) with the revision the
