@@ -126,6 +126,14 @@ func TestHistoryShow(t *testing.T) {
 		t.Errorf("markdown:\n%s", r.Stdout)
 	}
 
+	// A metric with values of zero (no GC in these runs) gets a note, not
+	// change points.
+	r = inProcess(t, "history", "show", "--history", store, "--cell", "boxroot", "--metric", "gc-cpu")
+	r.Must(t, 0)
+	if !strings.Contains(r.Stdout, "No change point sought: "+fakeHash(0)[:7]+" has a value of zero") {
+		t.Errorf("gc-cpu of zero:\n%s", r.Stdout)
+	}
+
 	// From the step on, the series has no change point left.
 	r = inProcess(t, "history", "show", "--history", store, "--since", fakeHash(25)[:8], "--cell", "boxroot-handle", "--format", "json")
 	r.Must(t, 0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -189,15 +190,24 @@ func (v *historyView) document(ctx context.Context, s *history.Store) (historyre
 
 // analyse asks analysis what a series' points show: each point's median
 // with its interval, and the change points over the points that have
-// values (a commit whose runs all failed has none).
+// values (a commit whose runs all failed has none). The method compares
+// log values: a series with a value of zero (a load of 0, no allocation)
+// gets a note instead of change points.
 func analyse(points []history.Point) (historyreport.Found, error) {
 	found := historyreport.Found{Medians: make([]analysis.Summary, len(points)), Level: 1 - analysis.DefaultChangePointStrictLevel}
 	var sp []analysis.SeriesPoint
 	for i, p := range points {
-		if len(p.Values) > 0 {
-			found.Medians[i] = analysis.MedianSummary(p.Values)
-			sp = append(sp, analysis.SeriesPoint{Values: p.Values})
+		if len(p.Values) == 0 {
+			continue
 		}
+		found.Medians[i] = analysis.MedianSummary(p.Values)
+		sp = append(sp, analysis.SeriesPoint{Values: p.Values})
+		if found.Note == "" && slices.ContainsFunc(p.Values, func(v float64) bool { return !(v > 0) || math.IsInf(v, 1) }) {
+			found.Note = fmt.Sprintf("No change point sought: %s has a value of zero (the method compares log values).", p.Commit.Short())
+		}
+	}
+	if found.Note != "" {
+		return found, nil
 	}
 	var err error
 	found.ChangePoints, err = analysis.ChangePoints(sp, analysis.ChangePointOptions{})

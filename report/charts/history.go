@@ -44,7 +44,11 @@ func History(s historyreport.Series, path string) error {
 	if len(meds) == 0 {
 		return errors.New("history chart: no commit with a successful run to draw")
 	}
-	p := newPlot(fmt.Sprintf("%s, %s by commit (series %d)", s.Benchmark, s.Metric, s.ID), "commit (oldest first)", s.Unit)
+	yLabel := s.Unit
+	if yLabel == "" {
+		yLabel = s.Metric // a figure without a unit: the load, steal
+	}
+	p := newPlot(fmt.Sprintf("%s, %s by commit (series %d)", s.Benchmark, s.Metric, s.ID), "commit (oldest first)", yLabel)
 	if valueAxis(&p.Y, lo, hi, false) {
 		p.Y.Label.Text += " (log scale)"
 	}

@@ -24,6 +24,8 @@ type Found struct {
 	Medians      []analysis.Summary
 	ChangePoints []analysis.ChangePoint
 	Level        float64
+	// Note says why no change point was sought ("" when they were).
+	Note string
 }
 
 // SeriesOf assembles a Series from what the store holds (the series, its
@@ -33,7 +35,7 @@ type Found struct {
 // good before the change's first point and bad at or after it.
 func SeriesOf(x history.Series, points []history.Point, found Found, bisections []history.Bisection, subjects map[string]string) Series {
 	s := Series{ID: x.ID, Machine: x.Machine, MachineKind: x.MachineKind.String(), Workload: x.Workload,
-		Benchmark: x.Benchmark, Params: x.Params, Metric: x.Metric, Unit: x.Unit}
+		Benchmark: x.Benchmark, Params: x.Params, Metric: x.Metric, Unit: x.Unit, Note: found.Note}
 	if s.Params == nil {
 		s.Params = map[string]string{}
 	}

@@ -51,6 +51,9 @@ type Series struct {
 	Unit         string        `json:"unit"`
 	Points       []Point       `json:"points"`
 	ChangePoints []ChangePoint `json:"change_points"`
+	// Note says why no change point was sought, when none was (values
+	// the method cannot take).
+	Note string `json:"note,omitempty"`
 }
 
 // Commit is a commit as a series shows it.

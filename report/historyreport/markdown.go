@@ -65,7 +65,11 @@ func SeriesMarkdown(w io.Writer, s Series, heading, chart string) error {
 // ChangeTable writes a series' change points as a Markdown table, or a
 // sentence when it has none.
 func ChangeTable(w io.Writer, s Series) error {
-	if len(s.ChangePoints) == 0 {
+	switch {
+	case s.Note != "":
+		_, err := fmt.Fprintf(w, "%s\n", report.MdEscape(s.Note))
+		return err
+	case len(s.ChangePoints) == 0:
 		_, err := fmt.Fprintf(w, "No change point in %s.\n", count(len(s.Points), "commit"))
 		return err
 	}

@@ -56,7 +56,11 @@ func emptyLine(d Document) string {
 // Title is a series' first line: "boxroot-handle, wall (ns/cell), series
 // 12: 14 commits, 2 change points".
 func Title(s Series) string {
-	return fmt.Sprintf("%s, %s (%s), series %d: %s, %s", s.Benchmark, s.Metric, s.Unit, s.ID,
+	metric := s.Metric
+	if s.Unit != "" {
+		metric += " (" + s.Unit + ")"
+	}
+	return fmt.Sprintf("%s, %s, series %d: %s, %s", s.Benchmark, metric, s.ID,
 		count(len(s.Points), "commit"), count(len(s.ChangePoints), "change point"))
 }
 
@@ -73,6 +77,9 @@ func seriesText(buf *bytes.Buffer, s Series) error {
 		return err
 	}
 	buf.WriteString(table)
+	if s.Note != "" {
+		fmt.Fprintf(buf, "\n  %s\n", report.WrapWords(s.Note, Width, 2, "  "))
+	}
 	if len(s.ChangePoints) == 0 {
 		return nil
 	}
