@@ -121,7 +121,7 @@ bench:
 # from the committed results/*.json (charts of files no longer there go).
 report: build
 	rm -f results/*.png results/*.svg
-	./$(BIN) report $(RESULT_FILES) -o results --readme README.md
+	./$(BIN) report $(RESULT_FILES) -o results --readme README.md --readme-files results/msgpass.json
 
 # Re-measure the committed results on this machine, then regenerate the report.
 # Refuses a working tree with uncommitted changes, so that every file names the

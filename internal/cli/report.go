@@ -3,16 +3,19 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report/document"
 )
 
 func newReportCmd() *cobra.Command {
-	var dir, readme string
+	var dir, readme, readmeFiles string
 	var hist historyOption
 	cmd := &cobra.Command{
 		Use:   "report [RESULT.json...] [--history[=PATH]] -o DIR",
@@ -68,19 +71,19 @@ finds them.`,
 				files = append(files, f)
 				names = append(names, filepath.Base(a))
 			}
+			if readmeFiles != "" && readme == "" {
+				return usageErrorf("--readme-files goes with --readme FILE")
+			}
+			hfiles, hnames, err := readmeTables(files, args, readmeFiles)
+			if err != nil {
+				return err
+			}
 			if err := document.Write(dir, files, names); err != nil {
 				return fmt.Errorf("write the report: %w", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, "REPORT.md"))
 			if readme == "" {
 				return nil
-			}
-			var hfiles []*harness.File
-			var hnames []string
-			for i, f := range files {
-				if rel := analysis.Relate(f); f.Workload == "msgpass" && rel.Basis == analysis.BasisTime && rel.Incumbent != "" {
-					hfiles, hnames = append(hfiles, f), append(hnames, args[i])
-				}
 			}
 			block, err := document.Headline(hfiles, hnames)
 			if err != nil {
@@ -97,7 +100,47 @@ finds them.`,
 	hist.register(cmd.Flags(), "write DIR/"+document.HistoryName+" from the history store at PATH: its series with their change points and a chart each")
 	cmd.Flags().StringVar(&readme, "readme", "", "also rewrite the results block of this Markdown file (between the markers "+
 		"'<!-- results:begin' and '<!-- results:end -->') with a table per message-passing file of equal work that holds cgo-handle: mean ns per cell, CV, relative, and × faster than cgo-handle")
+	cmd.Flags().StringVar(&readmeFiles, "readme-files", "", "with --readme: the results files (as given) whose tables the block shows, comma-separated (default: every one that qualifies)")
 	return cmd
+}
+
+// readmeTables picks the files whose table the README's results block
+// shows: a message-passing file of equal work that holds cgo-handle; only
+// those named in list (comma-separated, as given on the command line) when
+// list is not empty, each of which must qualify.
+func readmeTables(files []*harness.File, args []string, list string) ([]*harness.File, []string, error) {
+	qualifies := func(f *harness.File) bool {
+		rel := analysis.Relate(f)
+		return f.Workload == "msgpass" && rel.Basis == analysis.BasisTime && rel.Incumbent != ""
+	}
+	var chosen []string
+	if list != "" {
+		var err error
+		if chosen, err = parse.List(list); err != nil {
+			return nil, nil, usageErrorf("--readme-files: %v", err)
+		}
+	}
+	var hfiles []*harness.File
+	var hnames []string
+	for _, name := range chosen {
+		i := slices.Index(args, name)
+		switch {
+		case i < 0:
+			return nil, nil, usageErrorf("--readme-files: %s is not among the results files given (%s)", name, strings.Join(args, ", "))
+		case !qualifies(files[i]):
+			return nil, nil, usageErrorf("--readme-files: %s has no table for the block: accepted: a message-passing file of equal work that holds cgo-handle", name)
+		}
+		hfiles, hnames = append(hfiles, files[i]), append(hnames, name)
+	}
+	if list != "" {
+		return hfiles, hnames, nil
+	}
+	for i, f := range files {
+		if qualifies(f) {
+			hfiles, hnames = append(hfiles, f), append(hnames, args[i])
+		}
+	}
+	return hfiles, hnames, nil
 }
 
 // writeHistoryReport writes dir/HISTORY.md from the store at path: every
