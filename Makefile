@@ -38,17 +38,20 @@ test: lint race nocgo shipped report-check example
 
 # The tagged suite under the race detector, then the shipped build's
 # catalog (no faulty cell, ROOTBENCH_SLOW refused), which only an untagged
-# test binary sees. internal/cli's end-to-end tests re-execute the test
-# binary as their workers, so under -race every worker is instrumented too
-# and its sessions run several times slower: that package's full tier runs
-# without the detector, and its fast tier (the same code in the parent, one
-# run and one A/B session end to end) with it.
-CLI_PKG   := ./internal/cli
-RACE_PKGS  = $(filter-out github.com/rootbench/rootbench/internal/cli,$(shell $(GO) list $(PKGS)))
+# test binary sees. Three packages run their full suite without the
+# detector: internal/cli's end-to-end tests re-execute the test binary as
+# their workers, so under -race every worker is instrumented too and its
+# sessions run several times slower (its fast tier runs under -race: the
+# same code in the parent, one run and one A/B session end to end); and
+# report/document and report/charts only render (no goroutine in their code
+# or tests), where the detector has nothing to watch and slows the
+# rendering several times over.
+NORACE_PKGS := ./internal/cli ./report/document ./report/charts
+RACE_PKGS    = $(filter-out $(addprefix github.com/rootbench/rootbench/,internal/cli report/document report/charts),$(shell $(GO) list $(PKGS)))
 race:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 20m $(RACE_PKGS)
-	$(GO) test -race -short -tags $(TEST_TAGS) $(CLI_PKG)
-	$(GO) test -tags $(TEST_TAGS) -timeout 20m $(CLI_PKG)
+	$(GO) test -race -short -tags $(TEST_TAGS) ./internal/cli
+	$(GO) test -tags $(TEST_TAGS) -timeout 20m $(NORACE_PKGS)
 	$(GO) test -race ./impls/
 
 unit:
@@ -91,11 +94,16 @@ example:
 
 # cgo-only parts sit behind build constraints: the build without cgo must
 # succeed and report them unavailable, and the fast tier passes without cgo
-# (the race step above runs the whole suite with it).
+# in NOCGO_PKGS: the packages with files behind a cgo constraint (impls,
+# impls/boxroot, impls/cgohandle, workload/callback) and those that show
+# what a build without cgo lacks (the catalog in internal/cli and the
+# top package). Every other package compiles the same either way, and the
+# race step above runs the whole suite with cgo.
+NOCGO_PKGS := ./impls/... ./workload/... ./internal/cli .
 nocgo:
 	CGO_ENABLED=0 $(GO) build -o bin/rootbench-nocgo ./cmd/rootbench
 	CGO_ENABLED=0 $(GO) vet $(PKGS)
-	CGO_ENABLED=0 $(GO) test -short -tags $(TEST_TAGS) -timeout 10m $(PKGS)
+	CGO_ENABLED=0 $(GO) test -short -tags $(TEST_TAGS) -timeout 10m $(NOCGO_PKGS)
 	./bin/rootbench-nocgo list | grep -E '^\W*cgo-handle\W.*\Wno\W' >/dev/null || \
 		{ echo "nocgo: 'rootbench list' does not show cgo-handle as unavailable"; exit 1; }
 

@@ -185,7 +185,9 @@ func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
 	midway := 0
 	finished := false
 	var last string
-	for k := 0; k < 30 && !finished; k++ {
+	// Kills at growing delays until three have landed between the first
+	// revision stored and the last (or a backfill finished first).
+	for k := 0; k < 30 && !finished && midway < 3; k++ {
 		last = filepath.Join(dir, fmt.Sprintf("h%d.db", k))
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := clitest.Command(ctx, env, args(last)...)
