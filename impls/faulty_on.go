@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rootbench/rootbench/cputime"
 	"github.com/rootbench/rootbench/impls/faulty"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
@@ -100,35 +101,31 @@ type msgpassRun = func(context.Context, msgpass.Params) (msgpass.Result, error)
 
 // slowed returns run slowed by s: after each successful pass the calling
 // thread spins, in wall time for s.frac of the pass's own wall time, in
-// CPU time for s.frac of the process's CPU time during the pass; the
-// spin's wall time is added to the pass's, and the Stats say what was
-// planted (see SlowEnv).
+// CPU time for s.frac of the pass's own CPU time (res.CPU, as the worker
+// counts it); the spin's wall time is added to the pass's wall time and
+// the process's CPU time during the spin to the pass's CPU time, so both
+// metrics see it, and the Stats say what was planted (see SlowEnv).
 func slowed(run msgpassRun, s slowdown) msgpassRun {
 	return func(ctx context.Context, p msgpass.Params) (msgpass.Result, error) {
-		var cpu0 time.Duration
-		if s.cpu {
-			var err error
-			if cpu0, err = faulty.ProcessCPU(); err != nil {
-				return msgpass.Result{}, fmt.Errorf("%s: a slowdown in CPU time: %w", SlowEnv, err)
-			}
-		}
 		res, err := run(ctx, p)
 		if err != nil {
 			return res, err
 		}
 		var wall, cpu time.Duration
+		before := cputime.Self()
 		if s.cpu {
-			cpu1, err := faulty.ProcessCPU()
-			if err == nil {
-				wall, cpu, err = faulty.SpinCPU(time.Duration(s.frac * float64(cpu1-cpu0)))
+			passCPU := res.CPU.Total()
+			if passCPU <= 0 {
+				return res, fmt.Errorf("%s: a slowdown in CPU time: the pass reported no CPU time", SlowEnv)
 			}
-			if err != nil {
+			if wall, cpu, err = faulty.SpinCPU(time.Duration(s.frac * float64(passCPU))); err != nil {
 				return res, fmt.Errorf("%s: a slowdown in CPU time: %w", SlowEnv, err)
 			}
 		} else {
 			wall, cpu = faulty.Spin(time.Duration(s.frac * float64(res.Wall)))
 		}
 		res.Wall += wall
+		res.CPU = res.CPU.Add(cputime.Self().Sub(before))
 		stats := make(map[string]int64, len(res.Stats)+4)
 		maps.Copy(stats, res.Stats)
 		stats[SlowStat] = int64(s.frac*1000 + 0.5)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootbench/rootbench/cputime"
 	"github.com/rootbench/rootbench/impls/faulty"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )
@@ -86,6 +87,9 @@ func TestSlowedAddsItsShareOfTheRunsOwnWallTime(t *testing.T) {
 	if _, ok := orig[SlowStat]; ok {
 		t.Error("slowed wrote into the wrapped run's stats map")
 	}
+	if spun := time.Duration(res.Stats[PlantedCPUStat]); res.CPU.Total() < spun {
+		t.Errorf("slowed pass's CPU time %v; want at least the spin's %v (%s)", res.CPU.Total(), spun, PlantedCPUStat)
+	}
 }
 
 // TestPlantedSlowdownOnARealCell runs the control cell with a 50% slowdown
@@ -152,52 +156,59 @@ func BenchmarkPlantedSlowdown(b *testing.B) {
 }
 
 // TestCPUSlowdownPlantsItsShareOfThePassCPU plants 25% in CPU time on a
-// fake pass that burns CPU on one thread, and checks the planted figures
-// against the pass's own CPU time, as measured: the planted CPU time is at
-// least 25% of the CPU the pass used (the target the spin reaches) and
-// within a tolerance above it (what the process did around the pass); the
-// process's CPU time over the slowed pass splits into the pass's and the
-// planted share. It asserts nothing about speed: whatever the machine's
-// load, CPU clocks count only the work done.
+// fake pass that burns CPU on one thread and reports it as its CPU time,
+// as the workloads do, and checks what the slowed pass reports: the
+// planted CPU time is at least 25% of the pass's (the target the spin
+// reaches) and within a tolerance above it; the pass's CPU time has grown
+// by the planted CPU time and next to nothing else; its wall time by the
+// spin's. It asserts nothing about speed: whatever the machine's load, CPU
+// clocks count only the work done.
 func TestCPUSlowdownPlantsItsShareOfThePassCPU(t *testing.T) {
 	const frac = 0.25
+	if _, err := faulty.ThreadCPU(); err != nil {
+		t.Skip(err) // no thread CPU clock here: the CPU mode refuses to run
+	}
 	var passCPU time.Duration
 	run := func(context.Context, msgpass.Params) (msgpass.Result, error) {
-		start, err := faulty.ProcessCPU()
-		if err != nil {
-			return msgpass.Result{}, err
+		start := cputime.Self()
+		for passCPU < 40*time.Millisecond {
+			passCPU = cputime.Self().Sub(start).Total()
 		}
-		for {
-			now, _ := faulty.ProcessCPU()
-			if passCPU = now - start; passCPU >= 40*time.Millisecond {
-				break
-			}
-		}
-		return msgpass.Result{Wall: 50 * time.Millisecond, Cells: 1}, nil
-	}
-	before, err := faulty.ProcessCPU()
-	if err != nil {
-		t.Skip(err) // no CPU clock here: the CPU mode cannot run
+		return msgpass.Result{Wall: 50 * time.Millisecond, CPU: cputime.Self().Sub(start), Cells: 1}, nil
 	}
 	res, err := slowed(run, slowdown{frac: frac, cpu: true})(context.Background(), msgpass.DefaultParams())
-	after, _ := faulty.ProcessCPU()
 	if err != nil {
 		t.Fatal(err)
 	}
 	planted := time.Duration(res.Stats[PlantedCPUStat])
 	want := time.Duration(frac * float64(passCPU))
-	// The pass's CPU as the wrapper saw it includes the clock readings
-	// around the fake pass; the spin overshoots by one burst.
-	if tol := want/10 + 2*time.Millisecond; planted < want || planted > want+tol {
+	// The pass's CPU as reported includes its last clock reading; the spin
+	// overshoots by one burst.
+	tol := want/10 + 2*time.Millisecond
+	if planted < want || planted > want+tol {
 		t.Errorf("planted %v of CPU time for a pass of %v; want %v (25%%) to %v", planted, passCPU, want, want+tol)
 	}
-	if total := after - before; total < passCPU+planted {
-		t.Errorf("the process used %v over the slowed pass; want at least the pass's %v and the planted %v", total, passCPU, planted)
+	if grown := res.CPU.Total() - passCPU; grown < planted || grown > planted+tol {
+		t.Errorf("the slowed pass reports %v of CPU time, %v more than the pass's %v; want the planted %v (to %v more)",
+			res.CPU.Total(), grown, passCPU, planted, tol)
 	}
 	if res.Stats[SlowCPUStat] != 1 || res.Stats[SlowStat] != 250 {
 		t.Errorf("stats %v; want %s=1 and %s=250", res.Stats, SlowCPUStat, SlowStat)
 	}
 	if spun := time.Duration(res.Stats[PlantedWallStat]); spun <= 0 || res.Wall != 50*time.Millisecond+spun {
 		t.Errorf("wall %v with %s=%v; want the pass's 50ms plus the spin's wall time", res.Wall, PlantedWallStat, spun)
+	}
+}
+
+// TestCPUSlowdownRefusesAPassWithoutCPUTime: a slowdown in CPU time is a
+// share of the pass's CPU time, so a pass that reports none fails the run
+// rather than running unslowed.
+func TestCPUSlowdownRefusesAPassWithoutCPUTime(t *testing.T) {
+	run := func(context.Context, msgpass.Params) (msgpass.Result, error) {
+		return msgpass.Result{Wall: time.Millisecond, Cells: 1}, nil
+	}
+	_, err := slowed(run, slowdown{frac: 0.1, cpu: true})(context.Background(), msgpass.DefaultParams())
+	if err == nil || !strings.Contains(err.Error(), "no CPU time") || !strings.Contains(err.Error(), SlowEnv) {
+		t.Errorf("slowed pass without CPU time: error %v; want one naming %s and the missing CPU time", err, SlowEnv)
 	}
 }

@@ -10,21 +10,23 @@ package impls
 // says the metric it is planted in: PCT% (or a bare number) in wall time,
 // PCT%cpu in CPU time; any other suffix is refused. Every message-passing
 // pass of a named cell is then slowed inside the pass, so that both the
-// pass's wall time and the worker's CPU time over its measured passes see
-// the spin: once the pass's workers have finished, the calling thread
-// busy-spins, and the spin's wall time is added to the pass's wall time.
+// pass's wall time and its CPU time (the worker's, over its measured
+// passes) see the spin: once the pass's workers have finished, the calling
+// thread busy-spins; the spin's wall time is added to the pass's wall
+// time, and the process's CPU time during the spin to the pass's CPU time.
 //
 //   - In wall time (PCT%): the thread spins for PCT% of the pass's measured
 //     wall time. The pass's wall time grows by exactly PCT% (noise
-//     included); its CPU time grows by what the spinning thread used,
+//     included); its CPU time grows by what the process used meanwhile,
 //     about PCT% of the pass's wall time, which is a smaller share of a
 //     pass whose threads run in parallel.
 //   - In CPU time (PCT%cpu): the thread spins until it has used, by its own
-//     CPU clock, PCT% of the CPU time the process used during the pass so
-//     far (every thread's, set-up included, as the worker counts a run's
-//     CPU time). The pass's CPU time grows by PCT%, however busy the
-//     machine (a descheduled spin lasts longer, not more); its wall time
-//     grows by however long the spin took.
+//     CPU clock, PCT% of the pass's CPU time (every thread's, over the
+//     interval the pass measures, as the worker counts it). The pass's CPU
+//     time grows by PCT% (and by whatever else the process did during the
+//     spin, next to nothing), however busy the machine: a descheduled spin
+//     lasts longer, not more; its wall time grows by however long the spin
+//     took.
 //
 // A spin inside the pipeline would not be exact: the worker that spins may
 // be off the critical path. The run's Stats say what was planted: SlowStat

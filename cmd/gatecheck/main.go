@@ -21,10 +21,10 @@
 // measured pass of CELL, once its workers have finished, one thread
 // busy-spins: in wall time, for PCT% of the pass's wall time, so the
 // pass's wall time grows by exactly PCT% and its CPU time by what the
-// spinning thread used; in CPU time, until that thread has used (by its
-// own CPU clock) PCT% of the CPU time the process used during the pass,
-// so the run's CPU time grows by PCT% however busy the machine and its
-// wall time by however long that took. The spin is inside the passes the
+// process used meanwhile; in CPU time, until that thread has used (by its
+// own CPU clock) PCT% of the pass's CPU time, which the process's CPU time
+// during the spin is added to, so the run's CPU time grows by PCT%
+// however busy the machine and its wall time by however long that took. The spin is inside the passes the
 // worker measures, so both metrics see it, and each run records what was
 // planted in each (stats planted_wall_ns and planted_cpu_ns), from which
 // a reader computes both shifts. Trials of the different kinds are

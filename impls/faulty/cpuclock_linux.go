@@ -12,11 +12,6 @@ import (
 // on one thread: lock it (runtime.LockOSThread) between two readings.
 func ThreadCPU() (time.Duration, error) { return clock(unix.CLOCK_THREAD_CPUTIME_ID, "thread") }
 
-// ProcessCPU is the CPU time (user and system) every thread of the process
-// has used (CLOCK_PROCESS_CPUTIME_ID): what getrusage(RUSAGE_SELF) counts,
-// in nanoseconds rather than microseconds.
-func ProcessCPU() (time.Duration, error) { return clock(unix.CLOCK_PROCESS_CPUTIME_ID, "process") }
-
 func clock(id int32, what string) (time.Duration, error) {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(id, &ts); err != nil {

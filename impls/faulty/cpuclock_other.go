@@ -8,10 +8,7 @@ import (
 )
 
 // errNoCPUClock says why a CPU clock cannot be read here.
-var errNoCPUClock = errors.New("the thread and process CPU clocks are read on Linux only")
+var errNoCPUClock = errors.New("the thread CPU clock is read on Linux only")
 
 // ThreadCPU fails outside Linux (see the Linux version).
 func ThreadCPU() (time.Duration, error) { return 0, errNoCPUClock }
-
-// ProcessCPU fails outside Linux (see the Linux version).
-func ProcessCPU() (time.Duration, error) { return 0, errNoCPUClock }
