@@ -122,7 +122,7 @@ func TestHistoryAddRefusals(t *testing.T) {
 	writeJSONFile(t, noCommitPath, noCommit)
 
 	newerStore := filepath.Join(dir, "newer.db")
-	rootbench(t, nil, "history", "add", "--history", newerStore, good).Must(t, 0)
+	inProcess(t, "history", "add", "--history", newerStore, good).Must(t, 0)
 	db, err := sql.Open("sqlite", newerStore)
 	if err != nil {
 		t.Fatal(err)

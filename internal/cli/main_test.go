@@ -136,7 +136,10 @@ type refusal struct {
 }
 
 // mustRefuse runs each refusal and checks it exits 2 with one line on
-// stderr, nothing on stdout, and no worker process started.
+// stderr, nothing on stdout, and no worker process started. The full suite
+// runs every refusal as a process of its own, with a log each worker it
+// starts writes to; -short runs a refusal that needs no environment of its
+// own in this process (inProcess), which checks all but the workers.
 func mustRefuse(t *testing.T, cases []refusal) {
 	t.Helper()
 	for _, tc := range cases {
@@ -144,7 +147,12 @@ func mustRefuse(t *testing.T, cases []refusal) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			log := filepath.Join(t.TempDir(), "workers.log")
-			r := rootbench(t, append([]string{workerLogEnv + "=" + log}, tc.env...), tc.args...)
+			var r result
+			if testing.Short() && tc.env == nil {
+				r = inProcess(t, tc.args...)
+			} else {
+				r = rootbench(t, append([]string{workerLogEnv + "=" + log}, tc.env...), tc.args...)
+			}
 			r.Must(t, exitUsage)
 			if lines := strings.Split(strings.TrimRight(r.Stderr, "\n"), "\n"); len(lines) != 1 {
 				t.Errorf("stderr has %d lines, want one:\n%s", len(lines), r.Stderr)

@@ -140,6 +140,9 @@ func history(t *testing.T) (*gittest.Repo, map[string]string) {
 }
 
 func TestIsAncestor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g, h := history(t)
 	r := open(t, g.Dir)
@@ -159,6 +162,9 @@ func TestIsAncestor(t *testing.T) {
 }
 
 func TestRangeIsWhatBisectSearches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g, h := history(t)
 	r := open(t, g.Dir)

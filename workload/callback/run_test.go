@@ -25,7 +25,7 @@ func TestAvailable(t *testing.T) {
 func TestRunSums(t *testing.T) {
 	calls := int64(20_000)
 	if testing.Short() {
-		calls = 4_000
+		calls = 1_000
 	}
 	for _, v := range Variants() {
 		for _, h := range testHandles {
@@ -52,14 +52,19 @@ func TestRunSums(t *testing.T) {
 }
 
 // TestRunModel checks random runs against the brute-force model, including
-// fewer calls than threads (threads with nothing to do).
+// fewer calls than threads (threads with nothing to do); -short draws up to
+// 300 calls a run instead of 3,000.
 func TestRunModel(t *testing.T) {
+	maxCalls := int64(3_000)
+	if testing.Short() {
+		maxCalls = 300
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		p := Params{
 			Variant: rapid.SampledFrom(Variants()).Draw(t, "variant"),
 			Handle:  rapid.SampledFrom(testHandles).Draw(t, "handle"),
 			Threads: rapid.IntRange(1, 5).Draw(t, "threads"),
-			Calls:   rapid.Int64Range(1, 3_000).Draw(t, "calls"),
+			Calls:   rapid.Int64Range(1, maxCalls).Draw(t, "calls"),
 		}
 		res, err := Run(context.Background(), p, testHandle(p.Handle))
 		if err != nil {
@@ -114,9 +119,13 @@ func settle(want int, f func() int) int {
 // then not grow it (a slack of 2 covers the runtime's own occasional
 // thread; one leaked thread per run would exceed it many times over).
 func TestNoLeaks(t *testing.T) {
-	const threads, rounds, slack = 3, 5, 2
+	const threads, slack = 3, 2
+	rounds, calls := 5, int64(3_000)
+	if testing.Short() {
+		rounds, calls = 2, 1_000
+	}
 	run := func(v string) {
-		p := Params{Variant: v, Handle: "cgo-handle", Threads: threads, Calls: 3_000}
+		p := Params{Variant: v, Handle: "cgo-handle", Threads: threads, Calls: calls}
 		if _, err := Run(context.Background(), p, testHandle(p.Handle)); err != nil {
 			t.Fatalf("Run(%+v): %v", p, err)
 		}

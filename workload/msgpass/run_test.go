@@ -342,26 +342,31 @@ func TestCancel(t *testing.T) {
 
 // TestCancelHungImplementation: an implementation that never returns does
 // not keep Run from returning after cancellation. Each scheduler waits out
-// abandonGrace; -short leaves out the concurrent one, which abandons its
-// workers through the same path as the parallel one (runWorkers).
+// abandonGrace, in parallel with the others; -short leaves out the
+// concurrent one, which abandons its workers through the same path as the
+// parallel one (runWorkers).
 func TestCancelHungImplementation(t *testing.T) {
+	t.Parallel()
 	schedulers := allSchedulers
 	if testing.Short() {
 		schedulers = []Scheduler{Parallel, Sequential}
 	}
 	for _, s := range schedulers {
-		impl := &broken{fault: faultHang, at: 10, hold: make(chan struct{})}
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(20*time.Millisecond, cancel)
-		o := runWithin(t, time.Minute, func() outcome {
-			res, err := Run(ctx, impl, small(s, Static, Shared))
-			return outcome{res, err}
+		t.Run(s.String(), func(t *testing.T) {
+			t.Parallel()
+			impl := &broken{fault: faultHang, at: 10, hold: make(chan struct{})}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			time.AfterFunc(20*time.Millisecond, cancel)
+			o := runWithin(t, time.Minute, func() outcome {
+				res, err := Run(ctx, impl, small(s, Static, Shared))
+				return outcome{res, err}
+			})
+			close(impl.hold) // let the abandoned worker finish
+			if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.err.Error(), "abandoned") {
+				t.Errorf("error %v, want a cancellation that abandons the stuck worker", o.err)
+			}
 		})
-		close(impl.hold) // let the abandoned worker finish
-		if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.err.Error(), "abandoned") {
-			t.Errorf("%s: error %v, want a cancellation that abandons the stuck worker", s, o.err)
-		}
-		cancel()
 	}
 }
 
