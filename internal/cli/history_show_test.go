@@ -224,3 +224,40 @@ func TestReportHistory(t *testing.T) {
 	}
 	refusedInOneLine(t, inProcess(t, "report", "-o", out), "report needs results files, or --history", "usage: rootbench report")
 }
+
+// TestHistoryViewOnLine: along a first-parent line, a series keeps the
+// commits on it in its order and leaves out the others; a series with no
+// commit on it, or a view without a line, is read as stored.
+func TestHistoryViewOnLine(t *testing.T) {
+	pts := func(hashes ...string) []history.Point {
+		var out []history.Point
+		for _, h := range hashes {
+			out = append(out, history.Point{Commit: history.Commit{Hash: h}, Values: []float64{1}})
+		}
+		return out
+	}
+	hashes := func(ps []history.Point) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Commit.Hash)
+		}
+		return strings.Join(out, " ")
+	}
+	// Stored in commit-time order: the side branch's s1 and s2 interleave
+	// with main's c2 and c3; m merged them.
+	stored := "c1 s1 c2 s2 c3 m c4"
+	line := &historyView{line: map[string]int{"c1": 0, "c2": 1, "c3": 2, "m": 3, "c4": 4}}
+	for _, tc := range []struct {
+		v        *historyView
+		in, want string
+	}{
+		{line, stored, "c1 c2 c3 m c4"},
+		{line, "c4 m c3 c1", "c1 c3 m c4"},
+		{line, "x1 x2 x3", "x1 x2 x3"},
+		{&historyView{}, stored, stored},
+	} {
+		if got := hashes(tc.v.onLine(pts(strings.Fields(tc.in)...))); got != tc.want {
+			t.Errorf("onLine(%s) = %s; want %s", tc.in, got, tc.want)
+		}
+	}
+}

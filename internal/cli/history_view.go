@@ -22,9 +22,12 @@ import (
 const defaultHistoryMetrics = "wall,cpu"
 
 // historyQuery is what selects the series a history command reads: the
-// flags --cell, --metric, --since and --repo.
+// flags --cell, --metric, --since, --repo and --all-commits.
 type historyQuery struct {
 	cells, metrics, since, repo string
+	// allCommits keeps every stored commit, in commit-time order, rather
+	// than HEAD's first-parent line (see historyView.line).
+	allCommits bool
 }
 
 // register adds the query's flags to f.
@@ -32,7 +35,8 @@ func (q *historyQuery) register(f *pflag.FlagSet) {
 	f.StringVar(&q.cells, "cell", "", "comma-separated cells (or callback variants) whose series to read (default: every one)")
 	f.StringVar(&q.metrics, "metric", defaultHistoryMetrics, "comma-separated metrics: "+strings.Join(history.MetricNames(), ", "))
 	f.StringVar(&q.since, "since", "", "start each series at this revision's commit time (a hash, branch, tag or other revision of --repo, or a stored commit's hash prefix)")
-	f.StringVar(&q.repo, "repo", ".", "the git repository that names revisions and gives commit subjects (any directory inside it; optional)")
+	f.StringVar(&q.repo, "repo", ".", "the git repository that names revisions, orders commits and gives their subjects (any directory inside it; optional)")
+	f.BoolVar(&q.allCommits, "all-commits", false, "every stored commit in commit-time order, side branches interleaved, instead of only the commits on HEAD's first-parent line in its order")
 }
 
 // historyView is a query checked against the store: the filter, and the
@@ -41,6 +45,15 @@ type historyView struct {
 	filter history.Filter
 	since  *history.Commit
 	repo   *gitrev.Repo // nil outside a repository
+	// line is HEAD's first-parent line, each commit's hash to its place
+	// (oldest 0), when the repository is known and --all-commits is not
+	// given: a series is then read along it, which is linear history (each
+	// merge stands for the branch it brought in, so a step on a side
+	// branch shows at its merge, and last good..first bad is a git range
+	// that holds it), and commits off the line are left out. nil: every
+	// commit, in commit-time order, as for a series none of whose commits
+	// is on the line.
+	line map[string]int
 }
 
 // resolve checks the query against s: cells and metrics as lists, metrics
@@ -69,6 +82,20 @@ func (q *historyQuery) resolve(ctx context.Context, s *history.Store) (*historyV
 		v.repo = repo
 	} else if q.repo != "." {
 		return nil, fmt.Errorf("--repo: %w", err)
+	}
+	if v.repo != nil && !q.allCommits {
+		head, err := v.repo.Head(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("HEAD's first-parent line (--all-commits reads every commit without it): %w", err)
+		}
+		hashes, err := v.repo.FirstParents(ctx, head)
+		if err != nil {
+			return nil, fmt.Errorf("HEAD's first-parent line (--all-commits reads every commit without it): %w", err)
+		}
+		v.line = make(map[string]int, len(hashes))
+		for i, h := range hashes {
+			v.line[h] = i
+		}
 	}
 	if q.since != "" {
 		c, err := v.sinceCommit(ctx, s, q.since)
@@ -104,6 +131,21 @@ func (v *historyView) sinceCommit(ctx context.Context, s *history.Store, rev str
 		return history.Commit{}, fmt.Errorf("--since %s: unknown revision: not a commit of %s (accepted: a hash, branch, tag or other revision)", rev, where)
 	}
 	return c, nil
+}
+
+// onLine is the points on the view's first-parent line, in its order. A
+// series none of whose commits is on the line (no line, or a store of
+// another repository's commits) is read as stored, in commit-time order.
+func (v *historyView) onLine(points []history.Point) []history.Point {
+	if !slices.ContainsFunc(points, func(p history.Point) bool { _, ok := v.line[p.Commit.Hash]; return ok }) {
+		return points
+	}
+	points = slices.DeleteFunc(points, func(p history.Point) bool {
+		_, ok := v.line[p.Commit.Hash]
+		return !ok
+	})
+	slices.SortStableFunc(points, func(a, b history.Point) int { return v.line[a.Commit.Hash] - v.line[b.Commit.Hash] })
+	return points
 }
 
 // from is the points at or after --since: by commit time when --since
@@ -156,7 +198,7 @@ func (v *historyView) document(ctx context.Context, s *history.Store) (historyre
 		if err != nil {
 			return doc, err
 		}
-		if points = v.from(points); len(points) == 0 {
+		if points = v.from(v.onLine(points)); len(points) == 0 {
 			continue
 		}
 		found, err := analyse(points)

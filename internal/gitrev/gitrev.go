@@ -152,6 +152,18 @@ func (r *Repo) Head(ctx context.Context) (Commit, error) {
 	return r.Resolve(ctx, "HEAD")
 }
 
+// FirstParents returns head's first-parent line, oldest first: head, its
+// first parent, that commit's first parent, and so on (`git rev-list
+// --first-parent`). These are the commits head's branch has pointed at; a
+// merge on the line stands for the branch it brought in.
+func (r *Repo) FirstParents(ctx context.Context, head Commit) ([]string, error) {
+	out, err := r.git(ctx, "rev-list", "--first-parent", "--reverse", head.Hash, "--")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(out), nil
+}
+
 // IsAncestor reports whether a is an ancestor of b; a commit is its own
 // ancestor (`git merge-base --is-ancestor`).
 func (r *Repo) IsAncestor(ctx context.Context, a, b Commit) (bool, error) {

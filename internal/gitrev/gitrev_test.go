@@ -161,6 +161,25 @@ func TestIsAncestor(t *testing.T) {
 	}
 }
 
+// TestFirstParents: HEAD's first-parent line is main's own commits and
+// the merge, oldest first, without the side branch's commits.
+func TestFirstParents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
+	}
+	t.Parallel()
+	g, h := history(t)
+	r := open(t, g.Dir)
+	got, err := r.FirstParents(context.Background(), resolve(t, r, h["c4"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{h["c1"], h["c2"], h["c3"], h["m"], h["c4"]}
+	if !slices.Equal(got, want) {
+		t.Errorf("FirstParents(c4) = %v; want c1, c2, c3, m, c4: %v", got, want)
+	}
+}
+
 func TestRangeIsWhatBisectSearches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
