@@ -252,24 +252,27 @@ history-check: build
 # (HISTORY_SINCE, every HISTORY_EVERY-th commit after it in topological
 # order, every merge and HEAD), each built (ab's build cache) and measured
 # with its own worker, HISTORY_RUNS runs of each of HISTORY_CELLS
-# interleaved, at the message-passing defaults (as far as the oldest
-# revision can express them: one pass, no warm-up, when it predates passes),
-# into the store HISTORY_REAL, each revision stored as it ends. Stop it at any
-# time and run it again to resume; measure on a quiet machine. A few seconds
-# a revision once built (about 5 minutes for the 90-odd revisions from
-# 51c97ff on 2 cores), plus about a minute per revision not in the cache.
+# interleaved, with HISTORY_WORKLOAD (as far as the oldest revision can
+# express it: one pass, no warm-up, when it predates passes), into the
+# store HISTORY_REAL, each revision stored as it ends. Two producers and
+# two consumers, as the bisection that first named the drop-in's
+# regression ran (docs/records.md, "Bisecting a regression"). Stop it at
+# any time and run it again to resume; measure on a quiet machine. About
+# 15 minutes for the 94 revisions from 51c97ff on 2 cores once built, plus
+# about a minute per revision not in the cache.
 # HISTORY_BACKFILL_FLAGS adds flags, e.g. "--wait-for-load 1".
 # make history-real then writes results/history.md's real-history section
 # from it alone (make history-check does too, with the synthetic section).
-HISTORY_REAL   ?= bin/history-real.db
-HISTORY_SINCE  ?= 51c97ff
-HISTORY_EVERY  ?= 8
-HISTORY_CELLS  ?= boxroot-handle,boxroot
-HISTORY_RUNS   ?= 10
+HISTORY_REAL     ?= bin/history-real.db
+HISTORY_SINCE    ?= 51c97ff
+HISTORY_EVERY    ?= 8
+HISTORY_CELLS    ?= boxroot-handle,boxroot
+HISTORY_RUNS     ?= 6
+HISTORY_WORKLOAD ?= --producers 2 --consumers 2 --niters 10000
 HISTORY_BACKFILL_FLAGS ?=
 history-backfill: build
 	./$(BIN) history backfill --history $(HISTORY_REAL) --since $(HISTORY_SINCE) --every $(HISTORY_EVERY) \
-		--cell $(HISTORY_CELLS) --runs $(HISTORY_RUNS) $(HISTORY_BACKFILL_FLAGS)
+		--cell $(HISTORY_CELLS) --runs $(HISTORY_RUNS) $(HISTORY_WORKLOAD) $(HISTORY_BACKFILL_FLAGS)
 
 history-real: build
 	./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall --format json > bin/history-real.json

@@ -66,8 +66,9 @@ func realSection(doc historyreport.Document, holds holder) (string, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## Real history\n\n")
 	fmt.Fprintf(&b, "This repository's own history, measured by `make history-backfill` (`rootbench history backfill "+
-		"--since 51c97ff --every 8 --cell %s,%s` at the message-passing defaults: 51c97ff, every 8th commit after it, "+
-		"every merge and HEAD), and read by `rootbench history show --format json`; `make history-check` puts it here. ", dropIn, domain)
+		"--since 51c97ff --every 8 --cell %s,%s` with the Makefile's workload flags: 51c97ff, every 8th commit after it, "+
+		"every merge and HEAD; each series below names its parameters), and read by `rootbench history show --format json` "+
+		"along HEAD's first-parent line; `make history-real` puts it here. ", dropIn, domain)
 	fmt.Fprintf(&b, "Change points: %s.\n\n", report.MdEscape(doc.Method))
 	var drop, dom []historyreport.Series
 	for _, s := range doc.Series {
