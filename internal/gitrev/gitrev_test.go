@@ -139,13 +139,21 @@ func history(t *testing.T) (*gittest.Repo, map[string]string) {
 	return g, h
 }
 
-func TestIsAncestor(t *testing.T) {
+// openHistory is history's repository opened, for a test that runs in
+// parallel with the others and only in the full suite (a git history with
+// a merge is too slow for -short).
+func openHistory(t *testing.T) (*gitrev.Repo, map[string]string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
 	}
 	t.Parallel()
 	g, h := history(t)
-	r := open(t, g.Dir)
+	return open(t, g.Dir), h
+}
+
+func TestIsAncestor(t *testing.T) {
+	r, h := openHistory(t)
 	cases := []struct {
 		a, b string
 		want bool
@@ -164,12 +172,7 @@ func TestIsAncestor(t *testing.T) {
 // TestFirstParents: HEAD's first-parent line is main's own commits and
 // the merge, oldest first, without the side branch's commits.
 func TestFirstParents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g, h := history(t)
-	r := open(t, g.Dir)
+	r, h := openHistory(t)
 	got, err := r.FirstParents(context.Background(), resolve(t, r, h["c4"]))
 	if err != nil {
 		t.Fatal(err)
@@ -181,12 +184,7 @@ func TestFirstParents(t *testing.T) {
 }
 
 func TestRangeIsWhatBisectSearches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a git history with a merge: skipped in -short (the full suite runs it)")
-	}
-	t.Parallel()
-	g, h := history(t)
-	r := open(t, g.Dir)
+	r, h := openHistory(t)
 	names := map[string]string{}
 	for n, hash := range h {
 		names[hash] = n
