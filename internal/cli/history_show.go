@@ -32,13 +32,14 @@ beside it, else the command that would bisect it. The error rates of the
 method are measured in results/history.md (make history-check).
 
 In a git repository (--repo), each series runs along HEAD's first-parent line:
-the commits HEAD's branch has pointed at, oldest first, each merge standing for
-the branch it brought in, so that a step made on a side branch shows at its
-merge and last good..first bad is a git range that holds it; stored commits
-off that line are left out (a series with no commit on it, measured in another
-repository, is read in commit-time order). --all-commits reads every stored commit instead,
-in commit-time order (side branches interleaved). --since REV starts every
-series at REV's commit time, and change points are sought from there on. --format markdown suits a CI job summary or an issue;
+the commits HEAD's branch has pointed at, oldest first, each merge standing
+for the branch it brought in, so that a step made on a side branch shows at
+its merge and last good..first bad is a git range that holds it; stored
+commits off that line are left out (a series with no commit on it, measured in
+another repository, is read in commit-time order). --all-commits reads every
+stored commit instead, in commit-time order (side branches interleaved).
+--since REV starts every series at REV's commit time, and change points are
+sought from there on. --format markdown suits a CI job summary or an issue;
 --format json (schema ` + historyreport.Schema + `) carries everything.
 
 Exit status: 0; 2 with one line and nothing written for a store that does not
