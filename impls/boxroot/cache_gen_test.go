@@ -16,6 +16,9 @@ import (
 // cache_asm_linux_amd64.s are what gen_cache.go writes: a hand edit of one
 // of their leaves, which could give two Ps one cache, fails here.
 func TestCacheFastPathsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	goFile, asmFile := filepath.Join(dir, "cache.go"), filepath.Join(dir, "cache.s")

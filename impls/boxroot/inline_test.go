@@ -13,6 +13,9 @@ import (
 // their fast paths (create, delete) inlined into them, so both are listed.
 // It asks the compiler, as go build -gcflags=-m=2.
 func TestIntendedInlining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler with -m=2: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	out, err := exec.Command("go", "build", "-gcflags=-m=2", ".").CombinedOutput()
 	if err != nil {

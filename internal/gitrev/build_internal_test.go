@@ -117,6 +117,9 @@ func TestRemoveStale(t *testing.T) {
 // cached *BuildError; another build configuration is another key. (The
 // tests that build run only in the full suite; this one runs in -short.)
 func TestBuildFromTheCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program from a git history: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	h1 := g.Commit(t, gittest.Program(gittest.Prints("one")), "one")

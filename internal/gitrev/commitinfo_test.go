@@ -12,6 +12,9 @@ import (
 )
 
 func TestCommitTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	g.Commit(t, nil, "one")
@@ -32,6 +35,9 @@ func TestCommitTime(t *testing.T) {
 // Branch prefers the checked-out branch, then main, then the first by name,
 // and says "" for a commit on no local branch.
 func TestBranch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history with branches: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	base := g.Commit(t, nil, "base")

@@ -263,6 +263,9 @@ func TestDirty(t *testing.T) {
 }
 
 func TestChangedDirs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a git history: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	g := gittest.New(t)
 	a := g.Commit(t, map[string]string{"go.mod": "module x\n", "impls/a.go": "package impls\n", "cmd/x/main.go": "package main\n"}, "first")

@@ -199,6 +199,9 @@ func TestLineBudgetAndOneGCTablePerFile(t *testing.T) {
 }
 
 func TestWriteSeveralFilesSideBySide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders every chart of several files: skipped in -short (the full suite runs it)")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	a, b := smallFile(1, "alpha", 1), scanFile(2, "beta", 1.3, 0)
