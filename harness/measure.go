@@ -53,18 +53,27 @@ const MaxPasses = 1000
 
 // MeasurePasses is a measured run of several passes in one process: pass
 // once, unmeasured (the warm-up: it faults in the heap, starts the threads
-// and warms the caches a fresh process lacks), then, under Measure (which
-// first collects the heap, so every run's measurement starts from the same
-// heap), passes more times. Each call of pass must do the whole workload on
-// a fresh implementation and verify it; the first error stops the run.
+// and warms the caches a fresh process lacks), then passes more times, each
+// under its own Measure, which first collects the heap. Each call of pass
+// must do the whole workload on a fresh implementation and verify it; the
+// first error stops the run.
+//
+// Every measured pass thus starts from a collected heap, so where the
+// pass's own collections fall depends on the pass alone, not on what the
+// process allocated before it: neither the warm-up's leftovers nor the
+// command line's start-up can shift a GC cycle into or out of a pass. A
+// workload whose pass allocates about one heap goal's worth is otherwise
+// slower or faster by a cycle, depending on the bytes allocated before it
+// (design record in docs/DESIGN.md, "Every measured pass starts from a
+// collected heap").
 //
 // The Run's WallNs, Cells, CPUUserNs and CPUSysNs are the sums over the
 // measured passes, PassNs holds each measured pass's wall time, and Stats
 // are the last pass's but for those whose key ends in SummedStatSuffix,
 // which are summed over the measured passes: the warm-up pass, and whatever
 // the worker does between passes, is in neither the wall nor the CPU time.
-// The GC figures cover the measured passes only, the time between them
-// included.
+// The GC figures are the measured passes' (GC.add): the forced collections
+// before them, and the warm-up, are in none of them.
 func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	if passes < 1 || passes > MaxPasses {
 		return Run{}, fmt.Errorf("measure: %d passes: must be from 1 to %d", passes, MaxPasses)
@@ -72,30 +81,32 @@ func MeasurePasses(passes int, pass func() (Pass, error)) (Run, error) {
 	if _, err := pass(); err != nil {
 		return Run{}, fmt.Errorf("warm-up pass: %w", err)
 	}
+	run := Run{PassNs: make([]int64, 0, passes)}
 	var wall time.Duration
 	var cpu cputime.Times
-	passNs := make([]int64, 0, passes)
-	run, err := Measure(func() (int64, map[string]int64, error) {
-		var cells int64
-		var stats map[string]int64
-		for i := range passes {
-			ps, err := pass()
-			if err != nil {
-				return cells, ps.Stats, fmt.Errorf("measured pass %d of %d: %w", i+1, passes, err)
-			}
-			wall += ps.Wall
-			cpu = cpu.Add(ps.CPU)
-			cells += ps.Cells
-			stats = passStats(stats, ps.Stats)
-			passNs = append(passNs, ps.Wall.Nanoseconds())
+	var procNs float64
+	for i := range passes {
+		var ps Pass
+		one, onePNs, err := measure(func() (int64, map[string]int64, error) {
+			var err error
+			ps, err = pass()
+			return ps.Cells, ps.Stats, err
+		})
+		run.GC = run.GC.add(one.GC)
+		procNs += onePNs
+		if err != nil {
+			run.Cells += ps.Cells
+			run.Stats = ps.Stats
+			return run, fmt.Errorf("measured pass %d of %d: %w", i+1, passes, err)
 		}
-		return cells, stats, nil
-	})
-	if err != nil {
-		return run, err
+		wall += ps.Wall
+		cpu = cpu.Add(ps.CPU)
+		run.Cells += ps.Cells
+		run.Stats = passStats(run.Stats, ps.Stats)
+		run.PassNs = append(run.PassNs, ps.Wall.Nanoseconds())
 	}
+	run.GC.CPUPercent = gcCPUPercent(run.GC.CPUTotalNs, procNs)
 	run.WallNs = wall.Nanoseconds()
-	run.PassNs = passNs
 	run.CPUUserNs, run.CPUSysNs = cpu.User.Nanoseconds(), cpu.Sys.Nanoseconds()
 	return run, nil
 }
@@ -164,6 +175,14 @@ func passStats(prev, cur map[string]int64) map[string]int64 {
 //
 // If fn fails, Measure returns the figures gathered and fn's error as is.
 func Measure(fn func() (cells int64, stats map[string]int64, err error)) (Run, error) {
+	run, _, err := measure(fn)
+	return run, err
+}
+
+// measure is Measure, which also returns the GOMAXPROCS integrated over
+// fn's wall time (P-nanoseconds, the denominator of GC.CPUPercent), so
+// that MeasurePasses can combine several measurements' percentages.
+func measure(fn func() (cells int64, stats map[string]int64, err error)) (Run, float64, error) {
 	runtime.GC()
 	before := readMetrics(aroundMetrics)
 	var msBefore runtime.MemStats
@@ -180,7 +199,7 @@ func Measure(fn func() (cells int64, stats map[string]int64, err error)) (Run, e
 
 	run := Run{WallNs: wall.Nanoseconds(), Cells: cells, Stats: st}
 	run.GC = gcFigures(before, after, &msBefore, &msAfter, smp)
-	return run, err
+	return run, smp.procNs, err
 }
 
 // runAndStop calls fn and stops the sampler even if fn panics.
@@ -199,9 +218,7 @@ func gcFigures(before, after map[string]metrics.Value, msBefore, msAfter *runtim
 	g.CPUDedicatedNs = secondsDiff(before, after, mGCCPUDedic)
 	g.CPUIdleNs = secondsDiff(before, after, mGCCPUIdle)
 	g.CPUPauseNs = secondsDiff(before, after, mGCCPUPause)
-	if smp.procNs > 0 {
-		g.CPUPercent = 100 * float64(g.CPUTotalNs) / smp.procNs
-	}
+	g.CPUPercent = gcCPUPercent(g.CPUTotalNs, smp.procNs)
 	pauses := histDiff(before[mPausesTotal], after[mPausesTotal])
 	if mp, ok := maxPause(msBefore.NumGC, msAfter.NumGC, &msAfter.PauseNs); ok {
 		g.MaxPauseNs = int64(mp)
@@ -216,6 +233,38 @@ func gcFigures(before, after map[string]metrics.Value, msBefore, msAfter *runtim
 	g.HeapAllocObjs = int64(msAfter.Mallocs - msBefore.Mallocs)
 	g.PeakHeapBytes = int64(smp.peak)
 	return g
+}
+
+// gcCPUPercent is the GC's CPU time as a percent of procNs, the GOMAXPROCS
+// integrated over the wall time it was spent in (0 when procNs is not
+// positive).
+func gcCPUPercent(cpuTotalNs int64, procNs float64) float64 {
+	if procNs <= 0 {
+		return 0
+	}
+	return 100 * float64(cpuTotalNs) / procNs
+}
+
+// add is the GC figures of two measurements taken one after the other:
+// counts, times and bytes summed, maxima the larger one. CPUPercent, a
+// ratio, is left for the caller, who knows both denominators
+// (gcCPUPercent).
+func (g GC) add(h GC) GC {
+	return GC{
+		Cycles:         g.Cycles + h.Cycles,
+		CPUTotalNs:     g.CPUTotalNs + h.CPUTotalNs,
+		CPUAssistNs:    g.CPUAssistNs + h.CPUAssistNs,
+		CPUDedicatedNs: g.CPUDedicatedNs + h.CPUDedicatedNs,
+		CPUIdleNs:      g.CPUIdleNs + h.CPUIdleNs,
+		CPUPauseNs:     g.CPUPauseNs + h.CPUPauseNs,
+		MaxPauseNs:     max(g.MaxPauseNs, h.MaxPauseNs),
+		TotalPauseNs:   g.TotalPauseNs + h.TotalPauseNs,
+		StoppingNs:     g.StoppingNs + h.StoppingNs,
+		MaxStoppingNs:  max(g.MaxStoppingNs, h.MaxStoppingNs),
+		HeapAllocBytes: g.HeapAllocBytes + h.HeapAllocBytes,
+		HeapAllocObjs:  g.HeapAllocObjs + h.HeapAllocObjs,
+		PeakHeapBytes:  max(g.PeakHeapBytes, h.PeakHeapBytes),
+	}
 }
 
 // maxPause returns the longest pause of cycles numBefore+1 .. numAfter from

@@ -194,6 +194,61 @@ func TestMeasurePasses(t *testing.T) {
 	}
 }
 
+// TestMeasurePassesCollectsBeforeEachPass checks that every measured pass
+// starts from a collected heap (one forced collection before it, none
+// between its start and the pass's own work), and that only the passes'
+// own collections are counted: the forced ones are not.
+func TestMeasurePassesCollectsBeforeEachPass(t *testing.T) {
+	const passes = 4
+	var forced []uint32
+	var ms runtime.MemStats
+	run, err := MeasurePasses(passes, func() (Pass, error) {
+		runtime.ReadMemStats(&ms)
+		forced = append(forced, ms.NumForcedGC)
+		sink = append(sink[:0], make([]byte, 1<<20)) // garbage a later pass must not inherit
+		runtime.GC()                                 // the pass's own collection
+		return Pass{Wall: time.Millisecond, Cells: 1}, nil
+	})
+	sink = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(forced) != passes+1 {
+		t.Fatalf("%d passes run, want 1 warm-up + %d measured", len(forced), passes)
+	}
+	for i := 1; i < len(forced); i++ {
+		// The previous pass forced one collection itself; one more is
+		// MeasurePasses's, before this pass.
+		if d := forced[i] - forced[i-1]; d != 2 {
+			t.Errorf("pass %d: %d forced collections since the previous pass began, want 2 (its own, then one before this pass)", i, d)
+		}
+	}
+	if run.GC.Cycles != passes {
+		t.Errorf("GC cycles = %d, want %d: each measured pass's own collection, not the ones forced before the passes", run.GC.Cycles, passes)
+	}
+	if run.GC.HeapAllocBytes < passes<<20 || run.GC.HeapAllocBytes > 2*passes<<20 {
+		t.Errorf("heap allocated = %d bytes, want the %d passes' %d MiB (the warm-up's excluded)", run.GC.HeapAllocBytes, passes, passes)
+	}
+}
+
+func TestGCAdd(t *testing.T) {
+	a := GC{Cycles: 1, CPUTotalNs: 10, CPUAssistNs: 1, CPUDedicatedNs: 2, CPUIdleNs: 3, CPUPauseNs: 4, MaxPauseNs: 50, TotalPauseNs: 60,
+		StoppingNs: 7, MaxStoppingNs: 8, HeapAllocBytes: 100, HeapAllocObjs: 10, PeakHeapBytes: 1000, CPUPercent: 99}
+	b := GC{Cycles: 2, CPUTotalNs: 20, CPUAssistNs: 1, CPUDedicatedNs: 1, CPUIdleNs: 1, CPUPauseNs: 1, MaxPauseNs: 40, TotalPauseNs: 40,
+		StoppingNs: 3, MaxStoppingNs: 9, HeapAllocBytes: 50, HeapAllocObjs: 5, PeakHeapBytes: 2000, CPUPercent: 1}
+	want := GC{Cycles: 3, CPUTotalNs: 30, CPUAssistNs: 2, CPUDedicatedNs: 3, CPUIdleNs: 4, CPUPauseNs: 5, MaxPauseNs: 50, TotalPauseNs: 100,
+		StoppingNs: 10, MaxStoppingNs: 9, HeapAllocBytes: 150, HeapAllocObjs: 15, PeakHeapBytes: 2000}
+	if got := a.add(b); got != want {
+		t.Errorf("add = %+v, want %+v", got, want)
+	}
+	if got := gcCPUPercent(30, 600); got != 5 {
+		t.Errorf("gcCPUPercent(30, 600) = %v, want 5", got)
+	}
+	if got := gcCPUPercent(30, 0); got != 0 {
+		t.Errorf("gcCPUPercent with no P-time = %v, want 0", got)
+	}
+}
+
 func TestMeasurePassesErrors(t *testing.T) {
 	boom := errors.New("boom")
 	failAt := func(n int) func() (Pass, error) {

@@ -61,11 +61,11 @@
 //
 // Run is one pass: NIters batches per producer, the seed benchmark's unit,
 // whose parameters keep their meaning. A measured run of rootbench (one
-// worker process, harness.MeasurePasses) is one unmeasured warm-up pass, a
-// garbage collection, then Params.Passes measured passes, each a Run on a
-// fresh implementation with fresh domains, each verified; the run reports
-// the sum of the passes' Wall and Cells (and each pass's wall time as
-// pass_ns). Every cell of a comparison gets the same Passes, so its runs do
+// worker process, harness.MeasurePasses) is one unmeasured warm-up pass,
+// then Params.Passes measured passes, each after a garbage collection, each
+// a Run on a fresh implementation with fresh domains, each verified; the
+// run reports the sum of the passes' Wall and Cells (and each pass's wall
+// time as pass_ns). Every cell of a comparison gets the same Passes, so its runs do
 // equal work, and the results record passes among the parameters.
 //
 // Why: a pass of a few million cells is short for the fast cells (a run's
@@ -75,6 +75,7 @@
 // predictors, thread start-up, and the pass's one GC cycle (about 2 MiB of
 // batch buffers and stack nodes per pass, against the 4 MiB initial heap
 // goal, so one cycle more or less per pass, landing on the measured path
-// or not). The warm-up pass absorbs the first-time costs;
-// summing several passes averages the per-pass ones.
+// or not). The warm-up pass absorbs the first-time costs; the collection
+// before each measured pass makes where that cycle lands depend on the pass
+// alone; summing several passes averages the per-pass costs.
 package msgpass
