@@ -18,7 +18,7 @@ TEST_TAGS := rootbench_faulty
 # non-numbers returns the words of $(1) that hold anything but digits.
 non-numbers = $(strip $(foreach w,$(1),$(if $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(w))))))))))),$(w))))
 
-.PHONY: all build run test test-short unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-tools gate-check gate-record gate-replay history-check history-backfill history-real perf-check handle-cost clean
+.PHONY: all build run test test-short unit race nocgo shipped report-check example lint fmt vet staticcheck bench report results gate-tools gate-check gate-record gate-replay history-check history-backfill history-real history-confirm perf-check handle-cost clean
 
 all: build
 
@@ -277,6 +277,29 @@ history-backfill: build
 history-real: build
 	./$(BIN) history show --history $(HISTORY_REAL) --cell $(HISTORY_CELLS) --metric wall --format json > bin/history-real.json
 	$(GO) run ./cmd/historycheck -only-real -real bin/history-real.json -out results/history.md
+
+# Confirm the domain API's change points: results/history.md lists, for
+# each change point of a series of the domain API (boxroot), the `rootbench
+# ab --layouts` command that judges its range at the series' parameters;
+# this target runs each one, HISTORY_CONFIRM_TIME per layout, and writes
+# their Markdown verdicts to results/history-confirm.md (atomically, at the
+# end). A change point is confirmed when its session finds the same
+# direction beyond the gate across the layouts. About 4 minutes per change
+# point on 2 cores, once built; measure on a quiet machine.
+HISTORY_CONFIRM_TIME ?= 45s
+history-confirm: build
+	@cmds=$$(sed -n 's/^- boxroot on .*: `rootbench \(ab --base-rev [^`]*\)`$$/\1/p' results/history.md); \
+	[ -n "$$cmds" ] || { echo "history-confirm: results/history.md lists no change point of the domain API to confirm (make history-real)" >&2; exit 2; }; \
+	out=results/history-confirm.md; tmp=$$out.tmp; \
+	{ echo "# The domain API's change points, confirmed across function layouts"; echo; \
+	  echo "Made by \`make history-confirm\` at $$(git rev-parse --short HEAD) ($$(date -u +%Y-%m-%d)), load $$(cut -d' ' -f1 /proc/loadavg) at its start: each command below is the one results/history.md gives for a change point of the domain API, run with \`--max-time $(HISTORY_CONFIRM_TIME)\` per layout. The change point is confirmed when the combined row of its range moves the same way beyond the gate."; echo; } > $$tmp; \
+	echo "$$cmds" | while read -r cmd; do \
+		echo "history-confirm: rootbench $$cmd" >&2; \
+		{ echo "## \`rootbench $$cmd\`"; echo; } >> $$tmp; \
+		./$(BIN) $$cmd --max-time $(HISTORY_CONFIRM_TIME) --format markdown --no-gc-table >> $$tmp; st=$$?; \
+		case $$st in 0|1|3) ;; *) echo "history-confirm: ab exited $$st" >&2; exit $$st ;; esac; \
+		echo >> $$tmp; \
+	done && mv $$tmp $$out
 
 # Compare this work tree (uncommitted changes included) with the revision the
 # change started from, before it lands: `rootbench ab --base-rev --layouts` on
