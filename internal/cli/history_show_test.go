@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/harnesstest"
 	"github.com/rootbench/rootbench/report/historyreport"
 )
@@ -23,9 +24,9 @@ import (
 // branch main.
 type commitDates map[string]time.Time
 
-func (c commitDates) LookupCommit(_ context.Context, hash string) (history.Commit, bool, error) {
+func (c commitDates) LookupCommit(_ context.Context, hash string) (series.Commit, bool, error) {
 	t, ok := c[hash]
-	return history.Commit{Hash: hash, Time: t, Branch: "main"}, ok, nil
+	return series.Commit{Hash: hash, Time: t, Branch: "main"}, ok, nil
 }
 
 // fakeHash is commit i's hash (i below 255): i+1 in two hex digits,
@@ -229,14 +230,14 @@ func TestReportHistory(t *testing.T) {
 // commits on it in its order and leaves out the others; a series with no
 // commit on it, or a view without a line, is read as stored.
 func TestHistoryViewOnLine(t *testing.T) {
-	pts := func(hashes ...string) []history.Point {
-		var out []history.Point
+	pts := func(hashes ...string) []series.Point {
+		var out []series.Point
 		for _, h := range hashes {
-			out = append(out, history.Point{Commit: history.Commit{Hash: h}, Values: []float64{1}})
+			out = append(out, series.Point{Commit: series.Commit{Hash: h}, Values: []float64{1}})
 		}
 		return out
 	}
-	hashes := func(ps []history.Point) string {
+	hashes := func(ps []series.Point) string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.Commit.Hash)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/analysis"
-	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/report/historyreport"
 )
 
@@ -19,11 +19,11 @@ import (
 func historySeries(t *testing.T, n int) historyreport.Series {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 8))
-	var points []history.Point
+	var points []series.Point
 	var sp []analysis.SeriesPoint
 	var medians []analysis.Summary
 	for i := range n {
-		p := history.Point{Commit: history.Commit{Hash: fmt.Sprintf("%07x%033d", 0xa000000+i*4099, 0), Time: time.Unix(int64(i)*3600, 0)}}
+		p := series.Point{Commit: series.Commit{Hash: fmt.Sprintf("%07x%033d", 0xa000000+i*4099, 0), Time: time.Unix(int64(i)*3600, 0)}}
 		level := 10.0
 		switch {
 		case i >= 2*n/3:
@@ -46,7 +46,7 @@ func historySeries(t *testing.T, n int) historyreport.Series {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := history.Series{ID: 7, Benchmark: "boxroot-handle", Metric: "wall", Unit: "ns/cell"}
+	x := series.Series{ID: 7, Benchmark: "boxroot-handle", Metric: "wall", Unit: "ns/cell"}
 	return historyreport.SeriesOf(x, points, historyreport.Found{Medians: medians, ChangePoints: cps, Level: 0.997}, nil, nil)
 }
 
