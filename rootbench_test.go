@@ -49,7 +49,7 @@ func program(t *testing.T, env []string, args ...string) (stdout, stderr string,
 
 func TestProgramRunsItsOwnCellInItsWorkers(t *testing.T) {
 	t.Parallel()
-	stdout, stderr, code := program(t, nil, "run", "--cell", "test-own,ocaml", "--runs", "2", "--niters", "20", "--style", "basic")
+	stdout, stderr, code := program(t, nil, "run", "--cell", "test-own,ocaml", "--runs", "1", "--niters", "20", "--style", "basic")
 	if code != 0 {
 		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
