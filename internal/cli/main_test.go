@@ -164,7 +164,8 @@ func mustRefuse(t *testing.T, cases []refusal) {
 // mustRefuseEnv is mustRefuse for refusals that need an environment of
 // their own: the full suite runs each as a process of its own
 // (mustRefuse); -short runs them in this process one after another, each
-// with its variables set (t.Setenv), so t must not be parallel.
+// with its variables set (t.Setenv), which checks all but the workers, so
+// t must not be parallel.
 func mustRefuseEnv(t *testing.T, cases []refusal) {
 	t.Helper()
 	if !testing.Short() {
