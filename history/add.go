@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/history/series"
 )
 
 // AddOptions configure Add.
@@ -35,8 +36,8 @@ type Added struct {
 
 // AddedSide is what Add stored of one side of a file.
 type AddedSide struct {
-	Name   string // "run", "base" or "head"
-	Commit Commit // as the store now knows it
+	Name   string        // "run", "base" or "head"
+	Commit series.Commit // as the store now knows it
 	// Modified: the build had uncommitted changes. Its runs are stored
 	// but belong to no series: they measured no commit.
 	Modified bool
@@ -76,9 +77,9 @@ func (s *Store) Add(ctx context.Context, src *Source, opt AddOptions) (Added, er
 	case !errors.Is(err, sql.ErrNoRows):
 		return Added{}, s.wrap(err)
 	}
-	commits := make([]Commit, len(src.Sides))
+	commits := make([]series.Commit, len(src.Sides))
 	for i, side := range src.Sides {
-		c := Commit{Hash: side.File.Tool.Revision}
+		c := series.Commit{Hash: side.File.Tool.Revision}
 		known, err := s.knownCommit(ctx, c.Hash)
 		if err != nil {
 			return Added{}, err
@@ -197,7 +198,7 @@ ON CONFLICT (hash) DO UPDATE SET
 RETURNING id`
 
 // side stores one measurement and its runs.
-func (w *writer) side(fileID int64, side Side, c Commit, explicitBranch bool) (AddedSide, error) {
+func (w *writer) side(fileID int64, side Side, c series.Commit, explicitBranch bool) (AddedSide, error) {
 	f := side.File
 	as := AddedSide{Name: side.Name, Modified: f.Tool.Modified}
 	var commitTime any

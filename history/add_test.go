@@ -9,6 +9,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/internal/gitrev/gittest"
 )
@@ -232,7 +233,7 @@ type countingLookup struct {
 	n int
 }
 
-func (c *countingLookup) LookupCommit(ctx context.Context, hash string) (history.Commit, bool, error) {
+func (c *countingLookup) LookupCommit(ctx context.Context, hash string) (series.Commit, bool, error) {
 	c.n++
 	return c.commitTimes.LookupCommit(ctx, hash)
 }

@@ -21,7 +21,7 @@ type Config struct {
 // Plan is what a backfill measures on one kind of machine: a workload and
 // its benchmarks.
 type Plan struct {
-	// Machine is the machine kind's fingerprint (MachineKind.Fingerprint).
+	// Machine is the machine kind's fingerprint (series.MachineKind.Fingerprint).
 	Machine  string
 	Workload string
 	Configs  []Config

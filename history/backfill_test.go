@@ -8,6 +8,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
@@ -85,7 +86,7 @@ func TestBisections(t *testing.T) {
 	s := openStore(t)
 	add(t, s, source(t, "f", resultsFile(rev(1), t0, spec{cell: "a", walls: []int64{1000}})), history.AddOptions{})
 	x := seriesNamed(t, s, "a", "wall")
-	want := []history.Bisection{
+	want := []series.Bisection{
 		{SeriesID: x.ID, Good: rev(1), Bad: rev(2), Outcome: "not confirmed", Detail: "not confirmed", At: t0},
 		{SeriesID: x.ID, Good: rev(1), Bad: rev(2), Outcome: "found", Culprit: rev(2), Detail: "culprit", At: t0.Add(time.Hour)},
 	}
@@ -94,7 +95,7 @@ func TestBisections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.AddBisection(ctx, history.Bisection{SeriesID: x.ID + 100, Good: rev(1), Bad: rev(2), Outcome: "found"}); err == nil {
+	if err := s.AddBisection(ctx, series.Bisection{SeriesID: x.ID + 100, Good: rev(1), Bad: rev(2), Outcome: "found"}); err == nil {
 		t.Error("a bisection of a series that does not exist was recorded")
 	}
 	got, err := s.Bisections(ctx, x.ID)

@@ -49,7 +49,7 @@
 // # Series
 //
 // A series is one (machine kind, workload, parameters, benchmark,
-// metric): runs of different machine kinds (MachineKind: CPU model,
+// metric): runs of different machine kinds (series.MachineKind: CPU model,
 // logical CPUs, GOMAXPROCS, OS, architecture, memory in GiB; its
 // Fingerprint hashes them) or parameters (every parameter, canonical) are
 // never in one series. Metrics lists the metrics, each a formula over the
@@ -57,6 +57,10 @@
 // time, commits of unknown time last, commits of one time in the order
 // they were first added; each point is one commit with the values of all
 // its runs from every file.
+//
+// What the store reads out (series.Series, series.Point, series.Commit,
+// series.Bisection) are plain values of package history/series, which
+// the reports import without linking SQLite.
 //
 // # Crash safety, locking and concurrency
 //

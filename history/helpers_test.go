@@ -10,6 +10,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
@@ -44,7 +45,7 @@ func resultsFile(commit string, start time.Time, specs ...spec) *harness.File {
 		for k, v := range s.params {
 			params[k] = v
 		}
-		r := harness.Result{Cell: s.cell, Label: strings.TrimSpace(s.cell + " " + history.FormatParams(s.params)), Params: params}
+		r := harness.Result{Cell: s.cell, Label: strings.TrimSpace(s.cell + " " + series.FormatParams(s.params)), Params: params}
 		for i := 0; i < len(s.walls)+s.failed; i++ {
 			run := harness.Run{Index: idx, StartedAt: start.Add(time.Duration(idx) * time.Millisecond)}
 			if i < len(s.walls) {
@@ -104,14 +105,14 @@ func add(t testing.TB, s *history.Store, src *history.Source, opt history.AddOpt
 // main.
 type commitTimes map[string]time.Time
 
-func (c commitTimes) LookupCommit(_ context.Context, hash string) (history.Commit, bool, error) {
+func (c commitTimes) LookupCommit(_ context.Context, hash string) (series.Commit, bool, error) {
 	t, ok := c[hash]
-	return history.Commit{Hash: hash, Time: t, Branch: "main"}, ok, nil
+	return series.Commit{Hash: hash, Time: t, Branch: "main"}, ok, nil
 }
 
 // seriesNamed returns the series of benchmark cell and metric; it fails t
 // unless exactly one exists.
-func seriesNamed(t testing.TB, s *history.Store, cell, metric string) history.Series {
+func seriesNamed(t testing.TB, s *history.Store, cell, metric string) series.Series {
 	t.Helper()
 	all, err := s.Series(context.Background(), history.Filter{Benchmarks: []string{cell}, Metrics: []string{metric}})
 	if err != nil || len(all) != 1 {
@@ -121,7 +122,7 @@ func seriesNamed(t testing.TB, s *history.Store, cell, metric string) history.Se
 }
 
 // points reads a series' points, failing t on an error.
-func points(t testing.TB, s *history.Store, x history.Series) []history.Point {
+func points(t testing.TB, s *history.Store, x series.Series) []series.Point {
 	t.Helper()
 	ps, err := s.Points(context.Background(), x)
 	if err != nil {
@@ -132,7 +133,7 @@ func points(t testing.TB, s *history.Store, x history.Series) []history.Point {
 
 // pointsText renders points as "commit:v1,v2(failed N) ...", commits by
 // their last digits.
-func pointsText(ps []history.Point) string {
+func pointsText(ps []series.Point) string {
 	var parts []string
 	for _, p := range ps {
 		vs := make([]string, len(p.Values))

@@ -10,7 +10,7 @@ type Metric struct {
 	// Name names the metric in series and on the command line.
 	Name string
 	// Unit is the metric's unit; "/unit" stands for the workload's unit
-	// of work (Series.Unit says "ns/cell" or "ns/call").
+	// of work (series.Series.Unit says "ns/cell" or "ns/call").
 	Unit string
 	// Doc says what it measures, for help text.
 	Doc string

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 )
 
 // session is one measuring session of the model: a commit on a machine
@@ -137,7 +138,7 @@ func (m *model) add(src *history.Source) bool {
 			m.firstFile[commit] = len(m.files)
 		}
 		for _, r := range f.Results {
-			key := fmt.Sprintf("gomaxprocs=%d %s %s", f.Machine.GOMAXPROCS, r.Cell, history.FormatParams(r.Params))
+			key := fmt.Sprintf("gomaxprocs=%d %s %s", f.Machine.GOMAXPROCS, r.Cell, series.FormatParams(r.Params))
 			for _, run := range r.Runs {
 				id := fmt.Sprint(commit, key, run.Index, run.StartedAt.UnixNano(), run.WallNs)
 				if _, ok := m.runs[id]; !ok && !f.Tool.Modified {
@@ -177,13 +178,13 @@ func (m *model) series() string {
 			}
 		}
 		for key := range keys {
-			var ps []history.Point
+			var ps []series.Point
 			for _, r := range runs {
 				if r.key != key {
 					continue
 				}
 				if len(ps) == 0 || ps[len(ps)-1].Commit.Hash != r.commit {
-					ps = append(ps, history.Point{Commit: history.Commit{Hash: r.commit}})
+					ps = append(ps, series.Point{Commit: series.Commit{Hash: r.commit}})
 				}
 				p := &ps[len(ps)-1]
 				if v, ok := value[metric](r.run); r.run.Failed {
@@ -192,7 +193,7 @@ func (m *model) series() string {
 					p.Values = append(p.Values, v)
 				}
 			}
-			ps = slices.DeleteFunc(ps, func(p history.Point) bool { return len(p.Values) == 0 && p.Failed == 0 })
+			ps = slices.DeleteFunc(ps, func(p series.Point) bool { return len(p.Values) == 0 && p.Failed == 0 })
 			out = append(out, metric+" "+key+": "+pointsText(ps))
 		}
 	}

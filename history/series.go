@@ -9,48 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rootbench/rootbench/history/series"
 )
-
-// Series is one history: one metric of one benchmark with one set of
-// parameters, on one kind of machine. Runs of different machines,
-// workloads, parameters, benchmarks or metrics are never in one series.
-type Series struct {
-	// ID names the series in the store (stable; what a later record of
-	// the series, such as a change point's culprit, refers to).
-	ID int64
-	// Machine is the machine kind's fingerprint (MachineKind.Fingerprint)
-	// and MachineKind its fields.
-	Machine     string
-	MachineKind MachineKind
-	// Workload is "msgpass" or "callback"; Benchmark the cell (or
-	// callback variant); Params every parameter of the configuration.
-	Workload  string
-	Benchmark string
-	Params    map[string]string
-	// Metric names the metric (Metrics) and Unit is its unit with the
-	// workload's unit of work ("ns/cell").
-	Metric string
-	Unit   string
-}
-
-// ParamsText is the parameters as one line, sorted by name:
-// "batch-size=1024 niters=10000".
-func (s Series) ParamsText() string { return FormatParams(s.Params) }
-
-// FormatParams renders parameters as "name=value" pairs sorted by name,
-// separated by spaces.
-func FormatParams(p map[string]string) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + p[k]
-	}
-	return strings.Join(parts, " ")
-}
 
 // Filter selects series; an empty field selects every value.
 type Filter struct {
@@ -61,7 +22,7 @@ type Filter struct {
 	Machine string
 }
 
-func (f Filter) keeps(s Series) bool {
+func (f Filter) keeps(s series.Series) bool {
 	return (len(f.Benchmarks) == 0 || slices.Contains(f.Benchmarks, s.Benchmark)) &&
 		(len(f.Metrics) == 0 || slices.Contains(f.Metrics, s.Metric)) &&
 		(f.Workload == "" || f.Workload == s.Workload) &&
@@ -70,7 +31,7 @@ func (f Filter) keeps(s Series) bool {
 
 // Series lists the series f selects, ordered by machine, workload,
 // benchmark, parameters, then metric in the order of Metrics.
-func (s *Store) Series(ctx context.Context, f Filter) ([]Series, error) {
+func (s *Store) Series(ctx context.Context, f Filter) ([]series.Series, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.metric, c.machine, c.workload, c.unit, c.params, c.benchmark,
 		m.cpu_model, m.logical_cpus, m.gomaxprocs, m.os, m.arch, m.memory_gib
 		FROM series s JOIN configs c ON c.id = s.config_id JOIN machines m ON m.fingerprint = c.machine`)
@@ -78,9 +39,9 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, error) {
 		return nil, s.wrap(err)
 	}
 	defer rows.Close()
-	var out []Series
+	var out []series.Series
 	for rows.Next() {
-		var x Series
+		var x series.Series
 		var unit, params string
 		k := &x.MachineKind
 		if err := rows.Scan(&x.ID, &x.Metric, &x.Machine, &x.Workload, &unit, &params, &x.Benchmark,
@@ -100,7 +61,7 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, error) {
 	if err := rows.Err(); err != nil {
 		return nil, s.wrap(err)
 	}
-	slices.SortFunc(out, func(a, b Series) int {
+	slices.SortFunc(out, func(a, b series.Series) int {
 		return cmp.Or(cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Workload, b.Workload),
 			cmp.Compare(a.Benchmark, b.Benchmark), cmp.Compare(a.ParamsText(), b.ParamsText()),
 			cmp.Compare(metricOrder(a.Metric), metricOrder(b.Metric)), cmp.Compare(a.Metric, b.Metric))
@@ -108,30 +69,19 @@ func (s *Store) Series(ctx context.Context, f Filter) ([]Series, error) {
 	return out, nil
 }
 
-// Point is one commit of a series: the values of every run of that
-// commit, from every file that measured it.
-type Point struct {
-	Commit Commit
-	// Values are the successful runs' values in the order the runs
-	// started; empty when every run of the commit failed.
-	Values []float64
-	// Failed counts the commit's failed runs.
-	Failed int
-}
-
 // Points reads a series' points in commit order: by commit time, commits
 // of unknown time last; commits of one time in the order they were first
 // added to the store. Each run counts once, however many files hold it;
 // runs of builds with uncommitted changes are in no point.
-func (s *Store) Points(ctx context.Context, series Series) ([]Point, error) {
-	m, ok := MetricNamed(series.Metric)
+func (s *Store) Points(ctx context.Context, x series.Series) ([]series.Point, error) {
+	m, ok := MetricNamed(x.Metric)
 	if !ok {
-		return nil, fmt.Errorf("series %d: unknown metric %q (known: %s)", series.ID, series.Metric, strings.Join(MetricNames(), ", "))
+		return nil, fmt.Errorf("series %d: unknown metric %q (known: %s)", x.ID, x.Metric, strings.Join(MetricNames(), ", "))
 	}
 	// m.expr is this package's constant text, never input. The rows come
 	// in index order and are sorted here: cheaper than SQLite's sorter.
 	rows, err := s.db.QueryContext(ctx, `SELECT commit_id, started_at_ns, run_index, failed, `+m.expr+`
-		FROM runs WHERE config_id = (SELECT config_id FROM series WHERE id = ?) AND in_series`, series.ID)
+		FROM runs WHERE config_id = (SELECT config_id FROM series WHERE id = ?) AND in_series`, x.ID)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -168,10 +118,10 @@ func (s *Store) Points(ctx context.Context, series Series) ([]Point, error) {
 		}
 		return cmp.Or(cmp.Compare(a.started, b.started), cmp.Compare(a.index, b.index))
 	})
-	var out []Point
+	var out []series.Point
 	for _, r := range runs {
 		if n := len(out); n == 0 || out[n-1].Commit.Hash != r.commit.Hash {
-			out = append(out, Point{Commit: r.commit.Commit})
+			out = append(out, series.Point{Commit: r.commit.Commit})
 		}
 		p := &out[len(out)-1]
 		switch {
@@ -183,12 +133,12 @@ func (s *Store) Points(ctx context.Context, series Series) ([]Point, error) {
 	}
 	// A commit whose runs all lack the metric (files of an older schema)
 	// has no point.
-	return slices.DeleteFunc(out, func(p Point) bool { return len(p.Values) == 0 && p.Failed == 0 }), nil
+	return slices.DeleteFunc(out, func(p series.Point) bool { return len(p.Values) == 0 && p.Failed == 0 }), nil
 }
 
 // storedCommit is a commit with what orders it in a series.
 type storedCommit struct {
-	Commit
+	series.Commit
 	firstFile int64 // the first file added that holds it
 }
 
@@ -238,17 +188,17 @@ func cmpBool(a, b bool) int {
 }
 
 // readCommit reads a stored commit.
-func readCommit(ctx context.Context, q querier, id int64) (Commit, error) {
+func readCommit(ctx context.Context, q querier, id int64) (series.Commit, error) {
 	var unix sql.NullInt64
 	var hash, branch string
 	if err := q.QueryRowContext(ctx, "SELECT hash, time_unix, branch FROM commits WHERE id = ?", id).Scan(&hash, &unix, &branch); err != nil {
-		return Commit{}, err
+		return series.Commit{}, err
 	}
 	return commitOf(hash, unix, branch), nil
 }
 
-func commitOf(hash string, unix sql.NullInt64, branch string) Commit {
-	c := Commit{Hash: hash, Branch: branch}
+func commitOf(hash string, unix sql.NullInt64, branch string) series.Commit {
+	c := series.Commit{Hash: hash, Branch: branch}
 	if unix.Valid {
 		c.Time = time.Unix(unix.Int64, 0).UTC()
 	}

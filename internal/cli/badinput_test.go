@@ -126,10 +126,6 @@ func TestRefusedBeforeAnyRun(t *testing.T) {
 		{args: []string{"run", "--export-json", same, "--export-csv", filepath.Join(dir, ".", "sub", "..", "same.out")}, want: []string{"--export-csv", "own file"}},
 		{args: []string{"run", "--export-json", "-", "--export-markdown", "-"}, want: []string{"standard output"}},
 		{args: []string{"run", "--cell", ""}, want: []string{"--cell", "empty", "all"}},
-		{env: []string{"CELL="}, args: []string{"run"}, want: []string{"CELL=", "empty"}},
-		{env: []string{"CELL=nosuch"}, args: []string{"run", "--cell", "ocaml"}, want: []string{"CELL=nosuch", "unknown cell"}},
-		{env: []string{"NITERS=abc"}, args: []string{"run", "--niters", "10"}, want: []string{"NITERS=abc", "accepted"}},
-		{env: []string{"NITERS="}, args: []string{"run"}, want: []string{"NITERS="}},
 		{args: []string{"run", "--runs", "2147483648", "--max-runs", "1"}, want: []string{"1 to 2147483647"}},
 		{args: []string{"run", "--runs", "0"}, want: []string{"1 to 2147483647"}},
 		{args: []string{"run", "--runs", "5", "--max-runs", "2"}, want: []string{"--runs 5", "--max-runs 2"}},
@@ -149,5 +145,16 @@ func TestRefusedBeforeAnyRun(t *testing.T) {
 		{args: []string{"run", "--cell", "ocaml,boxroot", "-n", "same"}, want: []string{"both named"}},
 		{args: []string{"report"}, want: []string{"usage: rootbench report"}},
 		{args: []string{"compare"}, want: []string{"usage: rootbench compare"}},
+	})
+}
+
+// Bad defaults from the environment are refused as the flags are, before
+// any run (not parallel: -short sets the variables in this process).
+func TestEnvironmentRefusedBeforeAnyRun(t *testing.T) {
+	mustRefuseEnv(t, []refusal{
+		{env: []string{"CELL="}, args: []string{"run"}, want: []string{"CELL=", "empty"}},
+		{env: []string{"CELL=nosuch"}, args: []string{"run", "--cell", "ocaml"}, want: []string{"CELL=nosuch", "unknown cell"}},
+		{env: []string{"NITERS=abc"}, args: []string{"run", "--niters", "10"}, want: []string{"NITERS=abc", "accepted"}},
+		{env: []string{"NITERS="}, args: []string{"run"}, want: []string{"NITERS="}},
 	})
 }

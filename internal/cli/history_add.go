@@ -11,6 +11,7 @@ import (
 
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 )
 
 func newHistoryAddCmd() *cobra.Command {
@@ -137,7 +138,7 @@ func countRuns(n int) string {
 }
 
 // commitNote is a commit as an add line names it: "1a2b3c4 (main)".
-func commitNote(c history.Commit, unknown string) string {
+func commitNote(c series.Commit, unknown string) string {
 	switch {
 	case c.Time.IsZero() && c.Branch == "":
 		return c.Short() + " (" + unknown + ")"

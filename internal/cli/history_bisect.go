@@ -13,6 +13,7 @@ import (
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/bisect"
 	"github.com/rootbench/rootbench/report"
 	"github.com/rootbench/rootbench/report/bisectreport"
@@ -146,25 +147,25 @@ func resolveHistoryBisect(cmd *cobra.Command, af *abFlags, path string, seriesID
 
 // chooseSeries is --series ID, or the one series of --cell on --metric
 // (wall when not given).
-func chooseSeries(ctx context.Context, s *history.Store, af *abFlags, byID bool, id int64, metricGiven bool) (history.Series, error) {
+func chooseSeries(ctx context.Context, s *history.Store, af *abFlags, byID bool, id int64, metricGiven bool) (series.Series, error) {
 	cell := strings.TrimSpace(af.workload.rf.cells)
 	if byID && cell != "" {
-		return history.Series{}, fmt.Errorf("--series and --cell: give one (--series names the series, its benchmark included)")
+		return series.Series{}, fmt.Errorf("--series and --cell: give one (--series names the series, its benchmark included)")
 	}
 	if byID {
 		all, err := s.Series(ctx, history.Filter{})
 		if err != nil {
-			return history.Series{}, err
+			return series.Series{}, err
 		}
 		for _, x := range all {
 			if x.ID == id {
 				return x, nil
 			}
 		}
-		return history.Series{}, fmt.Errorf("--series %d: no such series in %s ('rootbench history show' lists them)", id, s.Path())
+		return series.Series{}, fmt.Errorf("--series %d: no such series in %s ('rootbench history show' lists them)", id, s.Path())
 	}
 	if cell == "" || strings.Contains(cell, ",") {
-		return history.Series{}, fmt.Errorf("--series ID or --cell CELL (one cell) is required: the series whose change point to bisect")
+		return series.Series{}, fmt.Errorf("--series ID or --cell CELL (one cell) is required: the series whose change point to bisect")
 	}
 	metric := analysis.Wall.Name
 	if metricGiven {
@@ -172,11 +173,11 @@ func chooseSeries(ctx context.Context, s *history.Store, af *abFlags, byID bool,
 	}
 	all, err := s.Series(ctx, history.Filter{Benchmarks: []string{cell}, Metrics: []string{metric}})
 	if err != nil {
-		return history.Series{}, err
+		return series.Series{}, err
 	}
 	switch len(all) {
 	case 0:
-		return history.Series{}, fmt.Errorf("--cell %s: no series of %s on %s in %s ('rootbench history show' lists them)", cell, cell, metric, s.Path())
+		return series.Series{}, fmt.Errorf("--cell %s: no series of %s on %s in %s ('rootbench history show' lists them)", cell, cell, metric, s.Path())
 	case 1:
 		return all[0], nil
 	}
@@ -184,7 +185,7 @@ func chooseSeries(ctx context.Context, s *history.Store, af *abFlags, byID bool,
 	for _, x := range all {
 		ids = append(ids, fmt.Sprintf("%d (%s, machine %s)", x.ID, x.ParamsText(), x.Machine))
 	}
-	return history.Series{}, fmt.Errorf("--cell %s: %d series of %s on %s (other parameters or machines): choose one with --series: %s",
+	return series.Series{}, fmt.Errorf("--cell %s: %d series of %s on %s (other parameters or machines): choose one with --series: %s",
 		cell, len(all), cell, metric, strings.Join(ids, "; "))
 }
 
@@ -193,7 +194,7 @@ func chooseSeries(ctx context.Context, s *history.Store, af *abFlags, byID bool,
 // the series measured. A workload flag given by hand is refused; a
 // parameter without a flag is a note (the sessions match each pair of
 // builds as ab does).
-func setSeriesFlags(cmd *cobra.Command, x history.Series) (notes []string, err error) {
+func setSeriesFlags(cmd *cobra.Command, x series.Series) (notes []string, err error) {
 	flags := cmd.Flags()
 	set := map[string]string{"workload": x.Workload, "metric": x.Metric}
 	if x.Workload == "msgpass" {
@@ -231,7 +232,7 @@ func (hb *historyBisect) header() string {
 
 // record stores how the bisection ended with the series and the range.
 func (hb *historyBisect) record(res bisect.Result) error {
-	b := history.Bisection{SeriesID: hb.series.ID, Good: hb.good, Bad: hb.bad, Outcome: res.Status.String(),
+	b := series.Bisection{SeriesID: hb.series.ID, Good: hb.good, Bad: hb.bad, Outcome: res.Status.String(),
 		Detail: oneLine(bisectreport.ResultLine(res)), At: time.Now()}
 	if res.Status == bisect.Found && res.Culprit != nil {
 		b.Culprit = res.Culprit.Hash

@@ -21,7 +21,7 @@ func TestRunHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := filepath.Join(dir, "h.db")
-	r := rootbench(t, nil, "run", "--cell", "ocaml", "--niters", "10", "--runs", "2", "--history", store, "--style", "none")
+	r := rootbench(t, nil, "run", "--cell", "ocaml", "--niters", "10", "--runs", "1", "--history", store, "--style", "none")
 	r.Must(t, 0)
 	if !strings.Contains(r.Stderr, "rootbench: not added to the history: msgpass results: no commit: the binary that measured it was built without VCS information") {
 		t.Errorf("no note that the run has no commit:\n%s", r.Stderr)

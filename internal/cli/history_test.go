@@ -90,14 +90,15 @@ func TestHistoryAdd(t *testing.T) {
 // The store is --history, else $ROOTBENCH_HISTORY, else history.db in
 // rootbench's cache directory.
 func TestHistoryAddFindsItsStore(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the commands run in this process with the variables set.
 	dir := t.TempDir()
 	file := writeHistoryFile(t, filepath.Join(dir, "run.json"), 'a', historyStart, 1)
 	cache, fromEnv, fromFlag := filepath.Join(dir, "cache"), filepath.Join(dir, "env.db"), filepath.Join(dir, "flag.db")
-	env := []string{"ROOTBENCH_CACHE=" + cache}
-	rootbench(t, env, "history", "add", file).Must(t, 0)
-	rootbench(t, append(env, "ROOTBENCH_HISTORY="+fromEnv), "history", "add", file).Must(t, 0)
-	rootbench(t, append(env, "ROOTBENCH_HISTORY="+fromEnv), "history", "add", "--history", fromFlag, file).Must(t, 0)
+	t.Setenv("ROOTBENCH_CACHE", cache)
+	inProcess(t, "history", "add", file).Must(t, 0)
+	t.Setenv("ROOTBENCH_HISTORY", fromEnv)
+	inProcess(t, "history", "add", file).Must(t, 0)
+	inProcess(t, "history", "add", "--history", fromFlag, file).Must(t, 0)
 	for _, p := range []string{filepath.Join(cache, "history.db"), fromEnv, fromFlag} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("no store at %s: %v", p, err)
@@ -143,11 +144,19 @@ func TestHistoryAddRefusals(t *testing.T) {
 		{args: []string{"history", "add", "--history", "/proc/h.db", good}, want: []string{"/proc", "cannot be written"}},
 		{args: []string{"history", "add", "--history", dir, good}, want: []string{"is a directory"}},
 		{args: []string{"history", "add", "--history", newerStore, good}, want: []string{"schema version 99", "newer rootbench"}},
-		{env: []string{"ROOTBENCH_HISTORY="}, args: []string{"history", "add", good}, want: []string{"ROOTBENCH_HISTORY", "set and empty"}},
 	})
 	if _, err := os.Stat(store); !os.IsNotExist(err) {
 		t.Errorf("a refused add created the store %s (%v)", store, err)
 	}
+}
+
+// ROOTBENCH_HISTORY set and empty is refused (not parallel: -short sets it
+// in this process).
+func TestHistoryAddRefusesAnEmptyStoreVariable(t *testing.T) {
+	good := writeHistoryFile(t, filepath.Join(t.TempDir(), "good.json"), 'a', historyStart, 1)
+	mustRefuseEnv(t, []refusal{
+		{env: []string{"ROOTBENCH_HISTORY="}, args: []string{"history", "add", good}, want: []string{"ROOTBENCH_HISTORY", "set and empty"}},
+	})
 }
 
 // A store another process keeps locked is refused after the bounded wait,

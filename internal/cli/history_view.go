@@ -12,6 +12,7 @@ import (
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 	"github.com/rootbench/rootbench/internal/gitrev"
 	"github.com/rootbench/rootbench/parse"
 	"github.com/rootbench/rootbench/report/historyreport"
@@ -43,7 +44,7 @@ func (q *historyQuery) register(f *pflag.FlagSet) {
 // commit --since names.
 type historyView struct {
 	filter history.Filter
-	since  *history.Commit
+	since  *series.Commit
 	repo   *gitrev.Repo // nil outside a repository
 	// line is HEAD's first-parent line, each commit's hash to its place
 	// (oldest 0), when the repository is known and --all-commits is not
@@ -109,26 +110,26 @@ func (q *historyQuery) resolve(ctx context.Context, s *history.Store) (*historyV
 
 // sinceCommit is the commit rev names: in the repository (its committer
 // time from git), else a stored commit whose hash starts with rev.
-func (v *historyView) sinceCommit(ctx context.Context, s *history.Store, rev string) (history.Commit, error) {
+func (v *historyView) sinceCommit(ctx context.Context, s *history.Store, rev string) (series.Commit, error) {
 	where := "the store"
 	if v.repo != nil {
 		where = "the repository at " + v.repo.Dir + " nor of the store"
 		if c, err := v.repo.Resolve(ctx, rev); err == nil {
 			t, err := v.repo.CommitTime(ctx, c)
 			if err != nil {
-				return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+				return series.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
 			}
-			return history.Commit{Hash: c.Hash, Time: t}, nil
+			return series.Commit{Hash: c.Hash, Time: t}, nil
 		} else if !errors.Is(err, gitrev.ErrUnknownRevision) {
-			return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+			return series.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
 		}
 	}
 	c, found, err := s.FindCommit(ctx, rev)
 	switch {
 	case err != nil:
-		return history.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
+		return series.Commit{}, fmt.Errorf("--since %s: %w", rev, err)
 	case !found:
-		return history.Commit{}, fmt.Errorf("--since %s: unknown revision: not a commit of %s (accepted: a hash, branch, tag or other revision)", rev, where)
+		return series.Commit{}, fmt.Errorf("--since %s: unknown revision: not a commit of %s (accepted: a hash, branch, tag or other revision)", rev, where)
 	}
 	return c, nil
 }
@@ -136,31 +137,31 @@ func (v *historyView) sinceCommit(ctx context.Context, s *history.Store, rev str
 // onLine is the points on the view's first-parent line, in its order. A
 // series none of whose commits is on the line (no line, or a store of
 // another repository's commits) is read as stored, in commit-time order.
-func (v *historyView) onLine(points []history.Point) []history.Point {
-	if !slices.ContainsFunc(points, func(p history.Point) bool { _, ok := v.line[p.Commit.Hash]; return ok }) {
+func (v *historyView) onLine(points []series.Point) []series.Point {
+	if !slices.ContainsFunc(points, func(p series.Point) bool { _, ok := v.line[p.Commit.Hash]; return ok }) {
 		return points
 	}
-	points = slices.DeleteFunc(points, func(p history.Point) bool {
+	points = slices.DeleteFunc(points, func(p series.Point) bool {
 		_, ok := v.line[p.Commit.Hash]
 		return !ok
 	})
-	slices.SortStableFunc(points, func(a, b history.Point) int { return v.line[a.Commit.Hash] - v.line[b.Commit.Hash] })
+	slices.SortStableFunc(points, func(a, b series.Point) int { return v.line[a.Commit.Hash] - v.line[b.Commit.Hash] })
 	return points
 }
 
 // from is the points at or after --since: by commit time when --since
 // has one (points of unknown time are kept: they sort last), else from
 // --since's own commit on (none when the series lacks it).
-func (v *historyView) from(points []history.Point) []history.Point {
+func (v *historyView) from(points []series.Point) []series.Point {
 	if v.since == nil {
 		return points
 	}
 	if !v.since.Time.IsZero() {
-		return slices.DeleteFunc(points, func(p history.Point) bool {
+		return slices.DeleteFunc(points, func(p series.Point) bool {
 			return !p.Commit.Time.IsZero() && p.Commit.Time.Before(v.since.Time)
 		})
 	}
-	if i := slices.IndexFunc(points, func(p history.Point) bool { return p.Commit.Hash == v.since.Hash }); i >= 0 {
+	if i := slices.IndexFunc(points, func(p series.Point) bool { return p.Commit.Hash == v.since.Hash }); i >= 0 {
 		return points[i:]
 	}
 	return nil
@@ -186,10 +187,10 @@ func (v *historyView) document(ctx context.Context, s *history.Store) (historyre
 		return doc, err
 	}
 	type read struct {
-		x          history.Series
-		points     []history.Point
+		x          series.Series
+		points     []series.Point
 		found      historyreport.Found
-		bisections []history.Bisection
+		bisections []series.Bisection
 	}
 	var reads []read
 	var hashes []string
@@ -235,7 +236,7 @@ func (v *historyView) document(ctx context.Context, s *history.Store) (historyre
 // values (a commit whose runs all failed has none). The method compares
 // log values: a series with a value of zero (a load of 0, no allocation)
 // gets a note instead of change points.
-func analyse(points []history.Point) (historyreport.Found, error) {
+func analyse(points []series.Point) (historyreport.Found, error) {
 	found := historyreport.Found{Medians: make([]analysis.Summary, len(points)), Level: 1 - analysis.DefaultChangePointStrictLevel}
 	var sp []analysis.SeriesPoint
 	for i, p := range points {

@@ -139,39 +139,78 @@ type refusal struct {
 // stderr, nothing on stdout, and no worker process started. The full suite
 // runs every refusal as a process of its own, with a log each worker it
 // starts writes to; -short runs a refusal that needs no environment of its
-// own in this process (inProcess), which checks all but the workers.
+// own in this process (inProcess), which checks all but the workers. A
+// refusal with an environment of its own goes through mustRefuseEnv.
 func mustRefuse(t *testing.T, cases []refusal) {
 	t.Helper()
 	for _, tc := range cases {
-		name := strings.Join(append(append([]string(nil), tc.env...), tc.args...), " ")
-		t.Run(name, func(t *testing.T) {
+		if tc.env != nil && testing.Short() {
+			t.Fatalf("refusal %q sets the environment: give it to mustRefuseEnv", tc.args)
+		}
+		t.Run(refusalName(tc), func(t *testing.T) {
 			t.Parallel()
 			log := filepath.Join(t.TempDir(), "workers.log")
 			var r result
-			if testing.Short() && tc.env == nil {
+			if testing.Short() {
 				r = inProcess(t, tc.args...)
 			} else {
 				r = rootbench(t, append([]string{workerLogEnv + "=" + log}, tc.env...), tc.args...)
 			}
-			r.Must(t, exitUsage)
-			if lines := strings.Split(strings.TrimRight(r.Stderr, "\n"), "\n"); len(lines) != 1 {
-				t.Errorf("stderr has %d lines, want one:\n%s", len(lines), r.Stderr)
-			}
-			if r.Stdout != "" {
-				t.Errorf("stdout is not empty:\n%s", r.Stdout)
-			}
-			if started, err := os.ReadFile(log); err == nil {
-				t.Errorf("workers started before the refusal:\n%s", started)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.Stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, r.Stderr)
-				}
-			}
-			if strings.Contains(r.Stderr, "goroutine ") {
-				t.Errorf("stderr holds a Go stack trace:\n%s", r.Stderr)
-			}
+			checkRefused(t, r, log, tc.want)
 		})
+	}
+}
+
+// mustRefuseEnv is mustRefuse for refusals that need an environment of
+// their own: the full suite runs each as a process of its own
+// (mustRefuse); -short runs them in this process one after another, each
+// with its variables set (t.Setenv), which checks all but the workers, so
+// t must not be parallel.
+func mustRefuseEnv(t *testing.T, cases []refusal) {
+	t.Helper()
+	if !testing.Short() {
+		mustRefuse(t, cases)
+		return
+	}
+	for _, tc := range cases {
+		t.Run(refusalName(tc), func(t *testing.T) {
+			for _, kv := range tc.env {
+				name, value, _ := strings.Cut(kv, "=")
+				t.Setenv(name, value)
+			}
+			checkRefused(t, inProcess(t, tc.args...), filepath.Join(t.TempDir(), "workers.log"), tc.want)
+		})
+	}
+}
+
+// refusalName names a refusal's subtest: its environment, then its
+// arguments.
+func refusalName(tc refusal) string {
+	return strings.Join(append(append([]string(nil), tc.env...), tc.args...), " ")
+}
+
+// checkRefused checks that r is a refusal (exit 2, one line on stderr that
+// holds every want and no stack trace, nothing on stdout) and that no
+// worker wrote to log.
+func checkRefused(t *testing.T, r result, log string, want []string) {
+	t.Helper()
+	r.Must(t, exitUsage)
+	if lines := strings.Split(strings.TrimRight(r.Stderr, "\n"), "\n"); len(lines) != 1 {
+		t.Errorf("stderr has %d lines, want one:\n%s", len(lines), r.Stderr)
+	}
+	if r.Stdout != "" {
+		t.Errorf("stdout is not empty:\n%s", r.Stdout)
+	}
+	if started, err := os.ReadFile(log); err == nil {
+		t.Errorf("workers started before the refusal:\n%s", started)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.Stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "goroutine ") {
+		t.Errorf("stderr holds a Go stack trace:\n%s", r.Stderr)
 	}
 }
 

@@ -59,7 +59,7 @@ func TestExportsHoldEverySample(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
-	r := rootbench(t, nil, "run", "--cell", "ocaml,boxroot", "--niters", "20", "--runs", "4",
+	r := rootbench(t, nil, "run", "--cell", "ocaml,boxroot", "--niters", "20", "--runs", "2",
 		"--export-json", p("r.json"), "--export-markdown", p("r.md"), "--export-csv", p("r.csv"), "--export-gobench", p("r.txt"))
 	r.Must(t, 0)
 	f := mustLoad(t, p("r.json"))
@@ -75,8 +75,8 @@ func TestExportsHoldEverySample(t *testing.T) {
 			}
 		}
 	}
-	if samples != 8 || f.Partial {
-		t.Fatalf("r.json: %d samples (partial=%v), want 8", samples, f.Partial)
+	if samples != 4 || f.Partial {
+		t.Fatalf("r.json: %d samples (partial=%v), want 4", samples, f.Partial)
 	}
 	md, _ := os.ReadFile(p("r.md"))
 	if !strings.Contains(string(md), "| Cell") || !strings.Contains(string(md), "Relative") {
@@ -96,8 +96,8 @@ func TestExportsHoldEverySample(t *testing.T) {
 			n++
 		}
 	}
-	if n != 8 {
-		t.Errorf("r.txt: %d Go benchmark results, want 8", n)
+	if n != 4 {
+		t.Errorf("r.txt: %d Go benchmark results, want 4", n)
 	}
 }
 

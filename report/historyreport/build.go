@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rootbench/rootbench/analysis"
-	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 )
 
 // MethodText names the change-point method at its strict level, for a
@@ -33,7 +33,7 @@ type Found struct {
 // found in it, and the subjects git knows (by full hash; nil for none). A
 // bisection belongs to the change point whose segments hold its range,
 // good before the change's first point and bad at or after it.
-func SeriesOf(x history.Series, points []history.Point, found Found, bisections []history.Bisection, subjects map[string]string) Series {
+func SeriesOf(x series.Series, points []series.Point, found Found, bisections []series.Bisection, subjects map[string]string) Series {
 	s := Series{ID: x.ID, Machine: x.Machine, MachineKind: x.MachineKind.String(), Workload: x.Workload,
 		Benchmark: x.Benchmark, Params: x.Params, Metric: x.Metric, Unit: x.Unit, Note: found.Note}
 	if s.Params == nil {
@@ -77,7 +77,7 @@ func SeriesOf(x history.Series, points []history.Point, found Found, bisections 
 }
 
 // commitOf is a stored commit with its subject.
-func commitOf(c history.Commit, subjects map[string]string) Commit {
+func commitOf(c series.Commit, subjects map[string]string) Commit {
 	out := Commit{Hash: c.Hash, Short: c.Short(), Branch: c.Branch, Subject: subjects[c.Hash]}
 	if !c.Time.IsZero() {
 		t := c.Time
@@ -87,10 +87,10 @@ func commitOf(c history.Commit, subjects map[string]string) Commit {
 }
 
 // bisectionOf is a recorded bisection with its culprit's subject.
-func bisectionOf(b history.Bisection, subjects map[string]string) Bisection {
+func bisectionOf(b series.Bisection, subjects map[string]string) Bisection {
 	out := Bisection{Good: b.Good, Bad: b.Bad, Outcome: b.Outcome, Detail: b.Detail, At: b.At}
 	if b.Culprit != "" {
-		c := commitOf(history.Commit{Hash: b.Culprit}, subjects)
+		c := commitOf(series.Commit{Hash: b.Culprit}, subjects)
 		out.Culprit = &c
 	}
 	return out

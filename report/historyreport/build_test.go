@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/analysis"
-	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/history/series"
 )
 
 // SeriesOf maps analysis' indices, which count the points with values,
@@ -16,11 +16,11 @@ import (
 func TestSeriesOf(t *testing.T) {
 	t.Parallel()
 	hash := func(i int) string { return fmt.Sprintf("%040x", i+1) }
-	var points []history.Point
+	var points []series.Point
 	var sp []analysis.SeriesPoint
 	var medians []analysis.Summary
 	for i := range 10 {
-		p := history.Point{Commit: history.Commit{Hash: hash(i), Time: time.Unix(int64(i), 0)}}
+		p := series.Point{Commit: series.Commit{Hash: hash(i), Time: time.Unix(int64(i), 0)}}
 		v := 10.0
 		if i >= 6 {
 			v = 15
@@ -38,11 +38,11 @@ func TestSeriesOf(t *testing.T) {
 	if err != nil || len(cps) != 1 {
 		t.Fatalf("change points %+v, %v; want one", cps, err)
 	}
-	bisections := []history.Bisection{
+	bisections := []series.Bisection{
 		{Good: hash(5), Bad: hash(6), Outcome: "found", Culprit: hash(6)},
 		{Good: hash(0), Bad: hash(1), Outcome: "no regression"}, // another range
 	}
-	s := SeriesOf(history.Series{ID: 3, Benchmark: "a", Metric: "wall", Unit: "ns/cell"}, points,
+	s := SeriesOf(series.Series{ID: 3, Benchmark: "a", Metric: "wall", Unit: "ns/cell"}, points,
 		Found{Medians: medians, ChangePoints: cps, Level: 0.997}, bisections, map[string]string{hash(6): "the slowdown"})
 	if len(s.ChangePoints) != 1 {
 		t.Fatalf("%d change points", len(s.ChangePoints))

@@ -110,7 +110,7 @@ type run[C any] struct {
 
 	stop    atomic.Bool   // set once, by halt
 	stopCh  chan struct{} // closed by halt
-	abandon chan struct{} // closed abandonGrace after ctx is cancelled
+	abandon chan struct{} // closed the grace (abandonGrace) after ctx is cancelled
 	errMu   sync.Mutex
 	err     error // the first error; guarded by errMu
 	started chan struct{}
@@ -134,6 +134,12 @@ type run[C any] struct {
 // restores it before returning, so concurrent Runs in one process interfere:
 // run them one at a time.
 func Run[C any](ctx context.Context, impl cell.Impl[C], p Params) (Result, error) {
+	return runAbandoning(ctx, impl, p, abandonGrace)
+}
+
+// runAbandoning is Run, giving up on workers still inside the
+// implementation grace after ctx is cancelled (Run: abandonGrace).
+func runAbandoning[C any](ctx context.Context, impl cell.Impl[C], p Params, grace time.Duration) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, fmt.Errorf("invalid parameters: %w", err)
 	}
@@ -143,7 +149,7 @@ func Run[C any](ctx context.Context, impl cell.Impl[C], p Params) (Result, error
 	r := newRun(impl, p)
 	stopWatch := context.AfterFunc(ctx, func() {
 		r.fail(fmt.Errorf("run cancelled: %w", context.Cause(ctx)))
-		time.AfterFunc(abandonGrace, func() { close(r.abandon) })
+		time.AfterFunc(grace, func() { close(r.abandon) })
 	})
 	defer stopWatch()
 
@@ -158,7 +164,7 @@ func Run[C any](ctx context.Context, impl cell.Impl[C], p Params) (Result, error
 	}
 	if !finished {
 		return Result{}, fmt.Errorf("%w; workers still inside the implementation %v later were abandoned (their domains are not closed)",
-			r.firstErr(), abandonGrace)
+			r.firstErr(), grace)
 	}
 	stats := r.teardown()
 	if err := r.firstErr(); err != nil {

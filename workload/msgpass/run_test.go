@@ -341,17 +341,17 @@ func TestCancel(t *testing.T) {
 }
 
 // TestCancelHungImplementation: an implementation that never returns does
-// not keep Run from returning after cancellation. Each scheduler waits out
-// abandonGrace, in parallel with the others; -short leaves out the
-// concurrent one, which abandons its workers through the same path as the
-// parallel one (runWorkers).
+// not keep Run from returning after cancellation, and the error names the
+// grace it waited. Each scheduler waits out the grace, in parallel with the
+// others: abandonGrace in the full suite, 50 ms in -short (what is waited
+// for is the same).
 func TestCancelHungImplementation(t *testing.T) {
 	t.Parallel()
-	schedulers := allSchedulers
+	grace := abandonGrace
 	if testing.Short() {
-		schedulers = []Scheduler{Parallel, Sequential}
+		grace = 50 * time.Millisecond
 	}
-	for _, s := range schedulers {
+	for _, s := range allSchedulers {
 		t.Run(s.String(), func(t *testing.T) {
 			t.Parallel()
 			impl := &broken{fault: faultHang, at: 10, hold: make(chan struct{})}
@@ -359,12 +359,12 @@ func TestCancelHungImplementation(t *testing.T) {
 			defer cancel()
 			time.AfterFunc(20*time.Millisecond, cancel)
 			o := runWithin(t, time.Minute, func() outcome {
-				res, err := Run(ctx, impl, small(s, Static, Shared))
+				res, err := runAbandoning(ctx, impl, small(s, Static, Shared), grace)
 				return outcome{res, err}
 			})
 			close(impl.hold) // let the abandoned worker finish
-			if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.err.Error(), "abandoned") {
-				t.Errorf("error %v, want a cancellation that abandons the stuck worker", o.err)
+			if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.err.Error(), grace.String()+" later were abandoned") {
+				t.Errorf("error %v, want a cancellation that abandons the stuck worker after %v", o.err, grace)
 			}
 		})
 	}

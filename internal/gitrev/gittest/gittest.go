@@ -1,8 +1,9 @@
 // Package gittest makes temporary git repositories for tests: commits of
 // small Go programs, branches and merges, in a directory the test removes.
 //
-// Its git commands ignore the user's and the system's git configuration and
-// carry a fixed author, so they behave the same on every machine. Each
+// Its git commands ignore the user's and the system's git configuration,
+// run no automatic maintenance and carry a fixed author, so they behave the
+// same on every machine. Each
 // commit's date is one minute after the previous one, so that time-ordered
 // git output is the commit order.
 package gittest
@@ -132,6 +133,9 @@ func (r *Repo) run(t testing.TB, env []string, args ...string) string {
 	cmd.Env = append(os.Environ(),
 		"GIT_CONFIG_GLOBAL="+os.DevNull,
 		"GIT_CONFIG_NOSYSTEM=1",
+		// No automatic maintenance after a commit: a process each that
+		// has nothing to do in a repository of a few commits.
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=maintenance.auto", "GIT_CONFIG_VALUE_0=false",
 		"GIT_AUTHOR_NAME=gittest", "GIT_AUTHOR_EMAIL=gittest@example.com",
 		"GIT_COMMITTER_NAME=gittest", "GIT_COMMITTER_EMAIL=gittest@example.com",
 	)
