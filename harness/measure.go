@@ -64,8 +64,7 @@ const MaxPasses = 1000
 // command line's start-up can shift a GC cycle into or out of a pass. A
 // workload whose pass allocates about one heap goal's worth is otherwise
 // slower or faster by a cycle, depending on the bytes allocated before it
-// (design record in docs/DESIGN.md, "Every measured pass starts from a
-// collected heap").
+// (docs/records.md, "Every measured pass starts from a collected heap").
 //
 // The Run's WallNs, Cells, CPUUserNs and CPUSysNs are the sums over the
 // measured passes, PassNs holds each measured pass's wall time, and Stats
