@@ -125,12 +125,12 @@ func TestAsmCacheModel(t *testing.T) {
 // does not crash, when an offset is wrong: one that reads another pointer
 // of the same structure, one that reads a word that is the same on every
 // M, one that reads a small number (and faults at a low address), and one
-// that reads far past the structure.
+// that reads far past the structure. The right layout holds.
 func TestLayoutHoldsRefusesWrongOffsets(t *testing.T) {
-	if id, ok := layoutHolds(go126Layout); !ok {
+	// The id is not checked here: after initialization m0 is an M like any
+	// other, and a test's goroutine may run on it (TestAsmMid checks ids).
+	if _, ok := layoutHolds(go126Layout); !ok {
 		t.Fatal("go1.26's layout does not hold")
-	} else if id == 0 {
-		t.Error("go1.26's layout reads M id 0, m0's, on a test's goroutine locked to its thread")
 	}
 	for name, l := range map[string]runtimeLayout{
 		"g.m at g.goid":          {152, runtimeMCurg, runtimeMID},
