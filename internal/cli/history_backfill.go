@@ -28,9 +28,23 @@ type backfillFlags struct {
 	retryFailed, dryRun bool
 	repo, pkg           string
 	timeout             time.Duration
+	order               string
 	workload            abWorkload // the run command's workload flags, as ab takes them
 	load                loadFlags
 }
+
+// The orders a backfill can measure its revisions in (--order).
+const (
+	// orderSpread measures the revisions in bit-reversed order of their
+	// place in history (first, middle, quarters, eighths, ...), so that
+	// revisions measured close in time lie far apart in history and every
+	// stretch of the backfill's time covers the whole history evenly: a
+	// machine whose speed drifts while the backfill runs gives the series
+	// scattered noise, not a step.
+	orderSpread = "spread"
+	// orderHistory measures them oldest first.
+	orderHistory = "history"
+)
 
 func newHistoryBackfillCmd() *cobra.Command {
 	var bf backfillFlags
@@ -62,6 +76,12 @@ stored, marked partial) and resumed by running it again: revisions the store
 holds already for this machine kind, workload, parameters and cells are
 skipped. Killed outright, it leaves the store with whole files only.
 
+--order spread (the default) measures the revisions in bit-reversed order of
+their place in history (first, middle, quarters, eighths, ...), so that a
+machine whose speed drifts while the backfill runs adds scattered noise to
+the series, not a step that reads as a change point; --order history
+measures the oldest first.
+
 Exit status: 0 when every revision is measured or skipped with a note; 2 with
 one line and nothing written for a --since that does not exist or is not an
 ancestor of HEAD, a store that cannot be written or is locked, bad flags;
@@ -86,6 +106,7 @@ ancestor of HEAD, a store that cannot be written or is locked, bad flags;
 	f.Var(newIntValue(&bf.every, 1, 1, 1<<30), "every", "measure every N-th revision of SINCE..HEAD (with SINCE, every merge and HEAD)")
 	f.Var(newIntValue(&bf.runs, defaultBackfillRuns, 1, 1<<20), "runs", "runs of each benchmark at each revision (interleaved)")
 	f.BoolVar(&bf.retryFailed, "retry-failed", false, "retry the revisions an earlier backfill skipped (did not build, or could not be driven)")
+	f.StringVar(&bf.order, "order", orderSpread, "the order revisions are measured in: spread (bit-reversed, so that drift over time is not read as a step) or history (oldest first)")
 	f.BoolVar(&bf.dryRun, "dry-run", false, "list the revisions that would be measured, and measure nothing")
 	f.StringVar(&bf.repo, "repo", ".", "the git repository revisions are built from (any directory inside it)")
 	f.StringVar(&bf.pkg, "package", "", "the main package built from each revision, relative to the repository's top (default: "+gitrev.DefaultPackage+" when the repository has it, else .)")
@@ -108,6 +129,7 @@ type backfill struct {
 	asked          []harness.Benchmark
 	workload, unit string
 	runs           int
+	order          string // orderSpread or orderHistory
 	timeout        time.Duration
 	wait           *harness.LoadWait
 	retryFailed    bool
@@ -120,7 +142,10 @@ func (bf *backfillFlags) resolve(cmd *cobra.Command) (*backfill, error) {
 	if bf.since == "" {
 		return nil, errors.New("--since REV is required: the oldest revision to measure, e.g. --since HEAD~20 or --since 51c97ff")
 	}
-	b := &backfill{runs: bf.runs, retryFailed: bf.retryFailed, out: os.Stderr}
+	if bf.order != orderSpread && bf.order != orderHistory {
+		return nil, fmt.Errorf("--order %q: accepted: %s or %s", bf.order, orderSpread, orderHistory)
+	}
+	b := &backfill{runs: bf.runs, retryFailed: bf.retryFailed, order: bf.order, out: os.Stderr}
 	var err error
 	if b.timeout = bf.timeout; b.timeout != 0 && b.timeout < minTimeout {
 		return nil, fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", bf.timeout, minTimeout)
@@ -195,6 +220,45 @@ func pickRevisions(since gitrev.Commit, nodes []gitrev.Node, every int) []*backf
 	return out
 }
 
+// spreadOrder returns 0..n-1 in the order of their bit-reversed binary
+// numerals (van der Corput's sequence): 0, then n/2, then n/4 and 3n/4, and
+// so on. The first k of them lie no closer than about n/(2k) to each other,
+// so any k consecutive ones cover 0..n-1 about evenly.
+func spreadOrder(n int) []int {
+	bits := 0
+	for 1<<bits < n {
+		bits++
+	}
+	out := make([]int, 0, n)
+	for i := range 1 << bits {
+		r := 0
+		for b := range bits {
+			if i&(1<<b) != 0 {
+				r |= 1 << (bits - 1 - b)
+			}
+		}
+		if r < n {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// measuringOrder is the order the revisions are measured in: b.revs's
+// (oldest first), or spread (spreadOrder over the place of each revision in
+// the whole backfill, measured or not, so that a resumed backfill keeps
+// the spread).
+func (b *backfill) measuringOrder() []*backfillRev {
+	if b.order != orderSpread {
+		return b.revs
+	}
+	out := make([]*backfillRev, 0, len(b.revs))
+	for _, i := range spreadOrder(len(b.revs)) {
+		out = append(out, b.revs[i])
+	}
+	return out
+}
+
 // list prints the revisions a backfill would measure (--dry-run).
 func (b *backfill) list(w io.Writer) error {
 	for i, r := range b.revs {
@@ -204,7 +268,7 @@ func (b *backfill) list(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%3d  %s  %s%s\n", i+1, r.commit.Short, r.commit.SubjectUpTo(60), mark)
 	}
-	fmt.Fprintf(w, "%d revision(s); each: %d run(s) of %d benchmark(s), interleaved\n", len(b.revs), b.runs, len(b.asked))
+	fmt.Fprintf(w, "%d revision(s); each: %d run(s) of %d benchmark(s), interleaved; measured in %s order\n", len(b.revs), b.runs, len(b.asked), b.order)
 	return nil
 }
 

@@ -124,14 +124,14 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// measure measures every revision left, one after the other, each stored
+// measure measures every revision left, in b.measuringOrder, each stored
 // in one transaction as soon as it is measured (also when interrupted:
 // its runs so far, marked partial), with a progress bar on a terminal and
 // a line per revision on stdout. It returns how many it stored whole.
 func (b *backfill) measure(ctx context.Context, s *history.Store, common []map[string]string, stdout io.Writer) (int, error) {
 	var todo []*backfillRev
 	skipped, done := 0, 0
-	for _, r := range b.revs {
+	for _, r := range b.measuringOrder() {
 		switch {
 		case r.skip != "":
 			skipped++
@@ -141,8 +141,8 @@ func (b *backfill) measure(ctx context.Context, s *history.Store, common []map[s
 			todo = append(todo, r)
 		}
 	}
-	fmt.Fprintf(b.out, "backfill: %d revision(s): %d to measure, %d measured already, %d skipped; each %d run(s) of %s, interleaved\n",
-		len(b.revs), len(todo), done, skipped, b.runs, benchmarkList(b.asked))
+	fmt.Fprintf(b.out, "backfill: %d revision(s): %d to measure, %d measured already, %d skipped; each %d run(s) of %s, interleaved; in %s order\n",
+		len(b.revs), len(todo), done, skipped, b.runs, benchmarkList(b.asked), b.order)
 	bar := b.progress(len(todo))
 	defer bar.finish()
 	lookup := history.GitCommits(b.repo)

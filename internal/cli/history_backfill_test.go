@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 
 	"github.com/rootbench/rootbench/history"
 	"github.com/rootbench/rootbench/internal/cli/clitest"
@@ -76,9 +79,43 @@ func TestHistoryBackfillRefusals(t *testing.T) {
 		{args: bf("--since", side), want: []string{"is not an ancestor of HEAD"}},
 		{args: bf("--since", first, "--every", "0"), want: []string{"--every"}},
 		{args: bf("--since", first, "--runs", "0"), want: []string{"--runs"}},
+		{args: bf("--since", first, "--order", "random"), want: []string{`--order "random": accepted: spread or history`}},
 		{args: bf("--since", first, "--cell", "nosuch"), want: []string{"nosuch"}},
 		{args: append(bf("--since", first), "--history", filepath.Join(store, "x", "h.db")), want: []string{"does not exist"}},
 	})
+}
+
+// spreadOrder is a permutation of 0..n-1 that starts at 0 and whose first
+// k places, for every k, leave no gap in 0..n-1 wider than about 2n/k: the
+// revisions measured in any early stretch of a backfill cover its history.
+func TestSpreadOrder(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 2000).Draw(rt, "n")
+		order := spreadOrder(n)
+		if len(order) != n || order[0] != 0 {
+			rt.Fatalf("spreadOrder(%d) has %d places, the first %d", n, len(order), order[0])
+		}
+		seen := make([]bool, n)
+		for _, i := range order {
+			if i < 0 || i >= n || seen[i] {
+				rt.Fatalf("spreadOrder(%d) holds %d out of range or twice: %v", n, i, order)
+			}
+			seen[i] = true
+		}
+		k := rapid.IntRange(1, n).Draw(rt, "k")
+		prefix := slices.Sorted(slices.Values(order[:k]))
+		widest := n - prefix[len(prefix)-1] // from the last to the end
+		for j := 1; j < len(prefix); j++ {
+			widest = max(widest, prefix[j]-prefix[j-1])
+		}
+		if bound := 2*n/k + 2; widest > bound {
+			rt.Fatalf("spreadOrder(%d)'s first %d leave a gap of %d, more than %d: %v", n, k, widest, bound, prefix)
+		}
+	})
+	if got := fmt.Sprint(spreadOrder(8)); got != "[0 4 2 6 1 5 3 7]" {
+		t.Errorf("spreadOrder(8) = %s, want [0 4 2 6 1 5 3 7]", got)
+	}
 }
 
 // fakeHistory is a repository of seven commits of a stand-in rootbench
@@ -103,7 +140,7 @@ func TestHistoryBackfill(t *testing.T) {
 
 	r := rootbench(t, env, append(args, "--dry-run")...)
 	r.Must(t, 0)
-	if !strings.Contains(r.Stdout, "7 revision(s); each: 4 run(s) of 1 benchmark(s)") {
+	if !strings.Contains(r.Stdout, "7 revision(s); each: 4 run(s) of 1 benchmark(s), interleaved; measured in spread order") {
 		t.Errorf("--dry-run:\n%s", r.Stdout)
 	}
 
