@@ -6,11 +6,10 @@ import (
 )
 
 // raceRapidChecks is the number of cases each model test (model_test.go)
-// draws under the race detector, against rapid's default of 100: every case
-// opens a SQLite store, whose translated C code the detector slows several
-// times over, and the detector's find is a data race between the
-// connections of one case, which 25 cases of adds in drawn orders still
-// exercise. Without the detector the default holds.
+// draws under the race detector, against rapid's default of 100 without
+// it: every case opens a SQLite store, whose translated C code the
+// detector slows several times over, and 25 cases still run the adds, two
+// connections at once included, in drawn orders under the detector.
 const raceRapidChecks = "25"
 
 // raceChecks lowers rapid's number of checks to raceRapidChecks under the
