@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	raceChecks()
 	os.Exit(m.Run())
 }
 
