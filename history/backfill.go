@@ -45,15 +45,20 @@ func (p Plan) key() string {
 	}{p.Workload, cs})
 }
 
-// MeasuredCommits returns the commits (full hashes) of which every
-// benchmark of the plan has at least one successful run from a whole
-// measurement on the plan's machine kind: not partial (an interrupted
-// run's file), not of a build with uncommitted changes. A commit measured
-// for some benchmarks only is not in it.
-func (s *Store) MeasuredCommits(ctx context.Context, p Plan) (map[string]bool, error) {
-	var out map[string]bool
+// MeasuredVisits returns, for each commit (full hash) measured under the
+// plan, how many whole measurements hold it: measurements (one side of a
+// results file; a backfill's visit to a revision) on the plan's machine
+// kind with a successful run of every benchmark of the plan, not partial
+// (an interrupted run's file) and not of a build with uncommitted
+// changes. A commit measured for some benchmarks only is not in it.
+func (s *Store) MeasuredVisits(ctx context.Context, p Plan) (map[string]int, error) {
+	type visit struct {
+		hash        string
+		measurement int64
+	}
+	var holds map[visit]bool // the visits every config so far has runs in
 	for _, c := range p.Configs {
-		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT k.hash FROM runs r
+		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT k.hash, r.measurement_id FROM runs r
 			JOIN configs c ON c.id = r.config_id
 			JOIN measurements m ON m.id = r.measurement_id
 			JOIN commits k ON k.id = r.commit_id
@@ -62,25 +67,26 @@ func (s *Store) MeasuredCommits(ctx context.Context, p Plan) (map[string]bool, e
 		if err != nil {
 			return nil, s.wrap(err)
 		}
-		these := map[string]bool{}
+		these := map[visit]bool{}
 		for rows.Next() {
-			var h string
-			if err := rows.Scan(&h); err != nil {
+			var v visit
+			if err := rows.Scan(&v.hash, &v.measurement); err != nil {
 				rows.Close()
 				return nil, s.wrap(err)
 			}
-			if out == nil || out[h] {
-				these[h] = true
+			if holds == nil || holds[v] {
+				these[v] = true
 			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, s.wrap(err)
 		}
-		out = these
+		holds = these
 	}
-	if out == nil {
-		out = map[string]bool{}
+	out := map[string]int{}
+	for v := range holds {
+		out[v.hash]++
 	}
 	return out, nil
 }

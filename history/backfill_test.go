@@ -12,11 +12,12 @@ import (
 	"github.com/rootbench/rootbench/internal/harnesstest"
 )
 
-// A commit counts as measured under a plan when every benchmark of the
-// plan has runs from a whole measurement of that machine kind and those
-// parameters: a partial file, a modified build, another machine, other
-// parameters or a missing cell leave it unmeasured.
-func TestMeasuredCommits(t *testing.T) {
+// A commit counts as measured under a plan, once per whole measurement
+// in which every benchmark of the plan has runs on that machine kind with
+// those parameters: a partial file, a modified build, another machine,
+// other parameters or a missing cell leave it unmeasured; two whole files
+// of it count twice.
+func TestMeasuredVisits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openStore(t)
@@ -24,6 +25,8 @@ func TestMeasuredCommits(t *testing.T) {
 		return resultsFile(commit, at, spec{cell: "a", walls: []int64{1000}}, spec{cell: "b", walls: []int64{1000}})
 	}
 	add(t, s, source(t, "whole", both(rev(1), t0)), history.AddOptions{})
+	add(t, s, source(t, "twice", both(rev(7), t0.Add(6*time.Hour))), history.AddOptions{})
+	add(t, s, source(t, "twice, again", both(rev(7), t0.Add(7*time.Hour))), history.AddOptions{})
 	partial := both(rev(2), t0.Add(time.Hour))
 	partial.Partial = true
 	add(t, s, source(t, "partial", partial), history.AddOptions{})
@@ -41,12 +44,12 @@ func TestMeasuredCommits(t *testing.T) {
 	f := harnesstest.File()
 	plan := history.Plan{Machine: history.KindOf(f.Machine).Fingerprint(), Workload: f.Workload,
 		Configs: []history.Config{{Benchmark: "a", Params: f.Params}, {Benchmark: "b", Params: f.Params}}}
-	got, err := s.MeasuredCommits(ctx, plan)
+	got, err := s.MeasuredVisits(ctx, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || !got[rev(1)] {
-		t.Errorf("measured commits %v; want only %s", got, rev(1))
+	if len(got) != 2 || got[rev(1)] != 1 || got[rev(7)] != 2 {
+		t.Errorf("measured visits %v; want %s once and %s twice", got, rev(1), rev(7))
 	}
 }
 

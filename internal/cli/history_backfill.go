@@ -24,7 +24,7 @@ const defaultBackfillRuns = 10
 // backfillFlags are the flags of history backfill.
 type backfillFlags struct {
 	since               string
-	every, runs         int
+	every, runs, visits int
 	retryFailed, dryRun bool
 	repo, pkg           string
 	timeout             time.Duration
@@ -71,10 +71,18 @@ be driven, or whose runs all fail, is skipped with a one-line note and
 recorded in the store; a later backfill does not retry it unless
 --retry-failed.
 
+Each revision is measured in --visits visits of --runs/--visits runs each
+(default: as many visits as runs, one run of every benchmark a visit), and
+the visits are spread over the backfill: the first visit to every revision,
+then the second to every revision, and so on, each round in spread order
+(below). A revision's point in a series is then the median of runs made
+minutes apart, so a machine whose speed drifts while the backfill runs adds
+noise that its median averages down, not a step.
+
 A backfill can be stopped at any time (Ctrl-C; a revision's runs so far are
-stored, marked partial) and resumed by running it again: revisions the store
-holds already for this machine kind, workload, parameters and cells are
-skipped. Killed outright, it leaves the store with whole files only.
+stored, marked partial) and resumed by running it again: the visits the
+store holds already for this machine kind, workload, parameters and cells
+are not made again. Killed outright, it leaves the store with whole files only.
 
 --order spread (the default) measures the revisions in bit-reversed order of
 their place in history (first, middle, quarters, eighths, ...), so that a
@@ -105,6 +113,7 @@ ancestor of HEAD, a store that cannot be written or is locked, bad flags;
 	f.StringVar(&bf.since, "since", "", "the oldest revision to measure (required): a hash, branch, tag or other git revision, an ancestor of HEAD")
 	f.Var(newIntValue(&bf.every, 1, 1, 1<<30), "every", "measure every N-th revision of SINCE..HEAD (with SINCE, every merge and HEAD)")
 	f.Var(newIntValue(&bf.runs, defaultBackfillRuns, 1, 1<<20), "runs", "runs of each benchmark at each revision (interleaved)")
+	f.Var(newIntValue(&bf.visits, 0, 0, 1<<20), "visits", "visits to each revision, spread over the backfill, that share its --runs (a divisor of --runs; default: --runs, one run a visit)")
 	f.BoolVar(&bf.retryFailed, "retry-failed", false, "retry the revisions an earlier backfill skipped (did not build, or could not be driven)")
 	f.StringVar(&bf.order, "order", orderSpread, "the order revisions are measured in: spread (bit-reversed, so that drift over time is not read as a step) or history (oldest first)")
 	f.BoolVar(&bf.dryRun, "dry-run", false, "list the revisions that would be measured, and measure nothing")
@@ -128,7 +137,8 @@ type backfill struct {
 	// revision can express.
 	asked          []harness.Benchmark
 	workload, unit string
-	runs           int
+	runs           int    // runs of each benchmark at each revision, in all
+	visits         int    // visits to each revision, runs/visits runs each
 	order          string // orderSpread or orderHistory
 	timeout        time.Duration
 	wait           *harness.LoadWait
@@ -145,7 +155,14 @@ func (bf *backfillFlags) resolve(cmd *cobra.Command) (*backfill, error) {
 	if bf.order != orderSpread && bf.order != orderHistory {
 		return nil, fmt.Errorf("--order %q: accepted: %s or %s", bf.order, orderSpread, orderHistory)
 	}
-	b := &backfill{runs: bf.runs, retryFailed: bf.retryFailed, order: bf.order, out: os.Stderr}
+	visits := bf.visits
+	if visits == 0 {
+		visits = bf.runs
+	}
+	if bf.runs%visits != 0 {
+		return nil, fmt.Errorf("--visits %d does not divide --runs %d: accepted: a divisor of --runs, so that every visit makes as many runs", visits, bf.runs)
+	}
+	b := &backfill{runs: bf.runs, visits: visits, retryFailed: bf.retryFailed, order: bf.order, out: os.Stderr}
 	var err error
 	if b.timeout = bf.timeout; b.timeout != 0 && b.timeout < minTimeout {
 		return nil, fmt.Errorf("--timeout %v: too short for a worker to start and run: accepted: at least %v", bf.timeout, minTimeout)
@@ -198,10 +215,10 @@ type backfillRev struct {
 	merge  bool
 	bin    string              // its build
 	info   *harness.WorkerInfo // what its worker accepts
-	// skip says why it is not measured ("" to measure); measured, that
-	// the store holds it already.
-	skip     string
-	measured bool
+	// skip says why it is not measured ("" to measure); visits, how many
+	// whole visits to it the store holds.
+	skip   string
+	visits int
 }
 
 // pickRevisions chooses the revisions of since..head to measure: since
@@ -268,7 +285,7 @@ func (b *backfill) list(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%3d  %s  %s%s\n", i+1, r.commit.Short, r.commit.SubjectUpTo(60), mark)
 	}
-	fmt.Fprintf(w, "%d revision(s); each: %d run(s) of %d benchmark(s), interleaved; measured in %s order\n", len(b.revs), b.runs, len(b.asked), b.order)
+	fmt.Fprintf(w, "%d revision(s); each: %d run(s) of %d benchmark(s), interleaved, in %d visit(s); measured in %s order\n", len(b.revs), b.runs, len(b.asked), b.visits, b.order)
 	return nil
 }
 
@@ -301,7 +318,7 @@ func (b *backfill) run(ctx context.Context, stdout io.Writer) error {
 	}
 	measured, err := b.measure(ctx, s, common, stdout)
 	if sig := caught(); sig != nil {
-		return interruptedError(sig, ": %d revision(s) measured and stored; run the same backfill again to resume", measured)
+		return interruptedError(sig, ": %d visit(s) measured and stored; run the same backfill again to resume", measured)
 	}
 	return err
 }

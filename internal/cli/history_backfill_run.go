@@ -90,12 +90,14 @@ func (b *backfill) prepare(ctx context.Context, s *history.Store) ([]map[string]
 	for _, n := range notes {
 		fmt.Fprintf(b.out, "backfill: %s\n", n)
 	}
-	measured, err := s.MeasuredCommits(ctx, b.plan(func(i int) map[string]string { return common[i] }))
+	visits, err := s.MeasuredVisits(ctx, b.plan(func(i int) map[string]string { return common[i] }))
 	if err != nil {
 		return nil, usageError(err)
 	}
 	for _, r := range b.revs {
-		r.measured = r.skip == "" && measured[r.commit.Hash]
+		if r.skip == "" {
+			r.visits = visits[r.commit.Hash]
+		}
 	}
 	return common, nil
 }
@@ -124,66 +126,78 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// measure measures every revision left, in b.measuringOrder, each stored
-// in one transaction as soon as it is measured (also when interrupted:
-// its runs so far, marked partial), with a progress bar on a terminal and
-// a line per revision on stdout. It returns how many it stored whole.
+// measure makes every visit left: round v visits, in b.measuringOrder,
+// every revision the store holds fewer than v+1 whole visits of, so that
+// a revision's runs are spread over the backfill's time. Each visit is
+// stored in one transaction as soon as it is made (also when
+// interrupted: its runs so far, marked partial), with a progress bar on a
+// terminal and a line per visit on stdout. It returns how many visits it
+// stored whole.
 func (b *backfill) measure(ctx context.Context, s *history.Store, common []map[string]string, stdout io.Writer) (int, error) {
-	var todo []*backfillRev
-	skipped, done := 0, 0
-	for _, r := range b.measuringOrder() {
+	order := b.measuringOrder()
+	skipped, done, left, todo := 0, 0, 0, 0
+	for _, r := range order {
 		switch {
 		case r.skip != "":
 			skipped++
-		case r.measured:
+		case r.visits >= b.visits:
 			done++
 		default:
-			todo = append(todo, r)
+			left++
+			todo += b.visits - r.visits
 		}
 	}
-	fmt.Fprintf(b.out, "backfill: %d revision(s): %d to measure, %d measured already, %d skipped; each %d run(s) of %s, interleaved; in %s order\n",
-		len(b.revs), len(todo), done, skipped, b.runs, benchmarkList(b.asked), b.order)
-	bar := b.progress(len(todo))
+	fmt.Fprintf(b.out, "backfill: %d revision(s): %d to measure, %d measured already, %d skipped; each %d run(s) of %s, interleaved, in %d visit(s); in %s order\n",
+		len(b.revs), left, done, skipped, b.runs, benchmarkList(b.asked), b.visits, b.order)
+	bar := b.progress(todo)
 	defer bar.finish()
 	lookup := history.GitCommits(b.repo)
+	plan := b.plan(func(i int) map[string]string { return b.asked[i].Params })
 	stored := 0
-	for i, r := range todo {
-		bar.at(i, r)
-		f, err := b.measureOne(ctx, r, common, bar)
-		if ctx.Err() != nil && (f == nil || harnessRunCount(f) == 0) {
-			break // interrupted before a run of it ended
-		}
-		if err != nil {
-			bar.say(fmt.Sprintf("backfill: skipping %s: %v", r.commit.Short, err))
-			if err := s.RecordSkip(ctx, r.commit.Hash, b.plan(func(i int) map[string]string { return b.asked[i].Params }), err.Error()); err != nil {
+	for v := range b.visits {
+		for _, r := range order {
+			if r.skip != "" || r.visits > v {
+				continue
+			}
+			bar.at(stored, r)
+			f, err := b.measureOne(ctx, r, common, bar)
+			if ctx.Err() != nil && (f == nil || harnessRunCount(f) == 0) {
+				return stored, nil // interrupted before a run of it ended
+			}
+			if err != nil {
+				r.skip = err.Error()
+				bar.say(fmt.Sprintf("backfill: skipping %s: %v", r.commit.Short, err))
+				if err := s.RecordSkip(ctx, r.commit.Hash, plan, err.Error()); err != nil {
+					return stored, usageError(err)
+				}
+				continue
+			}
+			src, err := history.FromFile(fmt.Sprintf("backfill of %s, visit %d", r.commit.Short, v+1), f)
+			if err != nil {
+				bar.say(fmt.Sprintf("backfill: not stored: %v", err))
+				continue
+			}
+			// Stored whatever ctx says: what was measured is never lost.
+			added, err := s.Add(context.WithoutCancel(ctx), src, history.AddOptions{Commits: lookup})
+			if err != nil {
 				return stored, usageError(err)
 			}
-			continue
-		}
-		src, err := history.FromFile(fmt.Sprintf("backfill of %s", r.commit.Short), f)
-		if err != nil {
-			bar.say(fmt.Sprintf("backfill: not stored: %v", err))
-			continue
-		}
-		// Stored whatever ctx says: what was measured is never lost.
-		added, err := s.Add(context.WithoutCancel(ctx), src, history.AddOptions{Commits: lookup})
-		if err != nil {
-			return stored, usageError(err)
-		}
-		if f.Partial {
-			bar.say(fmt.Sprintf("backfill: %s interrupted: %s stored (partial)", r.commit.Short, countRuns(added.Runs())))
-			break
-		}
-		stored++
-		if b.retryFailed {
-			if err := s.ForgetSkip(ctx, r.commit.Hash, b.plan(func(i int) map[string]string { return b.asked[i].Params })); err != nil {
-				return stored, usageError(err)
+			if f.Partial {
+				bar.say(fmt.Sprintf("backfill: %s interrupted: %s stored (partial)", r.commit.Short, countRuns(added.Runs())))
+				return stored, nil
 			}
-		}
-		bar.print(stdout, fmt.Sprintf("%d/%d  %s  %s: %s, %d series", i+1, len(todo), r.commit.Short, r.commit.SubjectUpTo(36),
-			countRuns(added.Runs()), added.Series))
-		if ctx.Err() != nil {
-			break
+			stored++
+			r.visits++
+			if b.retryFailed {
+				if err := s.ForgetSkip(ctx, r.commit.Hash, plan); err != nil {
+					return stored, usageError(err)
+				}
+			}
+			bar.print(stdout, fmt.Sprintf("%d/%d  visit %d/%d  %s  %s: %s, %d series", stored, todo, v+1, b.visits,
+				r.commit.Short, r.commit.SubjectUpTo(36), countRuns(added.Runs()), added.Series))
+			if ctx.Err() != nil {
+				return stored, nil
+			}
 		}
 	}
 	return stored, nil
@@ -203,13 +217,13 @@ func (b *backfill) measureOne(ctx context.Context, r *backfillRev, common []map[
 		}
 		bs[i] = harness.Benchmark{Cell: a.Cell, Label: a.Label, Params: common[i], Args: args}
 	}
-	rounds := 0
+	rounds, runs := 0, b.runs/b.visits
 	f, err := harness.Execute(ctx, harness.Options{
-		Benchmarks: bs, Executable: r.bin, Runs: b.runs, Order: harness.Interleaved, Timeout: b.timeout,
+		Benchmarks: bs, Executable: r.bin, Runs: runs, Order: harness.Interleaved, Timeout: b.timeout,
 		WaitForLoad: b.wait, Workload: b.workload, Unit: b.unit, Params: absession.CommonParams(bs), CommandLine: os.Args,
 		Notices: bar.writer(), IgnoreFailure: true,
 		OnRound: func(*harness.File) {
-			rounds = min(rounds+1, b.runs)
+			rounds = min(rounds+1, runs)
 			bar.rounds(rounds)
 		},
 	})
@@ -247,22 +261,22 @@ func benchmarkList(bs []harness.Benchmark) string {
 	return strings.Join(labels, ", ")
 }
 
-// backfillBar shows a backfill's progress on a terminal: revisions done
-// of those to measure, the current one, and the time left (from the runs
+// backfillBar shows a backfill's progress on a terminal: visits made of
+// those to make, the current revision, and the time left (from the runs
 // made so far); elsewhere it shows nothing, and lines are printed as they
 // come.
 type backfillBar struct {
 	bar         *progressbar.ProgressBar // nil off a terminal
 	runs, total int
-	done        int // rounds finished in revisions before the current one
+	done        int // rounds finished in visits before the current one
 }
 
-func (b *backfill) progress(revisions int) *backfillBar {
-	p := &backfillBar{runs: b.runs, total: revisions}
-	if progressOut(report.Full) == nil || revisions == 0 {
+func (b *backfill) progress(visits int) *backfillBar {
+	p := &backfillBar{runs: b.runs / b.visits, total: visits}
+	if progressOut(report.Full) == nil || visits == 0 {
 		return p
 	}
-	p.bar = progressbar.NewOptions(revisions*b.runs,
+	p.bar = progressbar.NewOptions(visits*p.runs,
 		progressbar.OptionSetWriter(os.Stderr),
 		progressbar.OptionSetWidth(20),
 		progressbar.OptionShowCount(),
@@ -274,11 +288,11 @@ func (b *backfill) progress(revisions int) *backfillBar {
 	return p
 }
 
-// at starts revision i (r) of the bar.
+// at starts visit i of the bar, to revision r.
 func (p *backfillBar) at(i int, r *backfillRev) {
 	p.done = i * p.runs
 	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("revision %d/%d %s", i+1, p.total, r.commit.Short))
+		p.bar.Describe(fmt.Sprintf("visit %d/%d %s", i+1, p.total, r.commit.Short))
 		_ = p.bar.Set(p.done)
 	}
 }

@@ -80,6 +80,8 @@ func TestHistoryBackfillRefusals(t *testing.T) {
 		{args: bf("--since", first, "--every", "0"), want: []string{"--every"}},
 		{args: bf("--since", first, "--runs", "0"), want: []string{"--runs"}},
 		{args: bf("--since", first, "--order", "random"), want: []string{`--order "random": accepted: spread or history`}},
+		{args: bf("--since", first, "--runs", "6", "--visits", "4"), want: []string{"--visits 4 does not divide --runs 6"}},
+		{args: bf("--since", first, "--visits", "-1"), want: []string{"--visits"}},
 		{args: bf("--since", first, "--cell", "nosuch"), want: []string{"nosuch"}},
 		{args: append(bf("--since", first), "--history", filepath.Join(store, "x", "h.db")), want: []string{"does not exist"}},
 	})
@@ -127,28 +129,33 @@ func fakeHistory(t *testing.T) (*gittest.Repo, []string) {
 }
 
 // A backfill over a synthetic history measures every revision that builds
-// into the store, skips the one that does not with a note (and records
-// it, so that running it again skips it without building), and resumes
-// by measuring nothing twice; history show then finds the planted step.
+// into the store, in two visits each, the second to any revision after
+// the first to every one; skips the one that does not build with a note
+// (and records it, so that running it again skips it without building);
+// and resumes by measuring nothing twice; history show then finds the
+// planted step.
 func TestHistoryBackfill(t *testing.T) {
 	fullSuiteOnly(t, "builds a git history")
 	t.Parallel()
 	repo, commits := fakeHistory(t)
 	store := filepath.Join(t.TempDir(), "h.db")
 	env := []string{"ROOTBENCH_CACHE=" + t.TempDir()}
-	args := []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4"}
+	args := []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4", "--visits", "2"}
 
 	r := rootbench(t, env, append(args, "--dry-run")...)
 	r.Must(t, 0)
-	if !strings.Contains(r.Stdout, "7 revision(s); each: 4 run(s) of 1 benchmark(s), interleaved; measured in spread order") {
+	if !strings.Contains(r.Stdout, "7 revision(s); each: 4 run(s) of 1 benchmark(s), interleaved, in 2 visit(s); measured in spread order") {
 		t.Errorf("--dry-run:\n%s", r.Stdout)
 	}
 
 	r = rootbench(t, env, args...)
 	r.Must(t, 0)
 	t.Logf("backfill:\n%s\n%s", r.Stdout, r.Stderr)
-	if n := strings.Count(r.Stdout, ": 4 runs, "); n != 6 {
-		t.Errorf("%d revisions measured, want 6:\n%s", n, r.Stdout)
+	if n := strings.Count(r.Stdout, ": 2 runs, "); n != 12 {
+		t.Errorf("%d visits made, want 12 (6 revisions, 2 visits each):\n%s", n, r.Stdout)
+	}
+	if first, second := strings.LastIndex(r.Stdout, "visit 1/2"), strings.Index(r.Stdout, "visit 2/2"); first < 0 || second < first {
+		t.Errorf("a second visit came before the last first visit:\n%s", r.Stdout)
 	}
 	if !strings.Contains(r.Stderr, "backfill: skipping "+commits[2][:7]+": does not build") {
 		t.Errorf("no note that %s does not build:\n%s", commits[2][:7], r.Stderr)
@@ -166,7 +173,7 @@ func TestHistoryBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Series) != 1 || len(doc.Series[0].Points) != 6 {
+	if len(doc.Series) != 1 || len(doc.Series[0].Points) != 6 || doc.Series[0].Points[0].Runs != 4 {
 		t.Fatalf("%d series; want one of 6 commits:\n%s", len(doc.Series), r.Stdout)
 	}
 	s := doc.Series[0]
@@ -204,18 +211,18 @@ func storeFiles(t *testing.T, path string) []history.StoredFile {
 
 // Killing a backfill at any moment (SIGKILL: nothing runs after it)
 // leaves a store that opens, passes SQLite's integrity check and holds
-// whole revisions only; a backfill run again then measures the rest, each
-// revision once. Each kill comes later than the one before, so that kills
-// land before the store exists, while it prepares, between revisions and
-// inside an add, until one backfill finishes.
-func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
+// whole visits only; a backfill run again then makes the rest, each visit
+// once. Each kill comes later than the one before, so that kills land
+// before the store exists, while it prepares, between visits and inside
+// an add, until one backfill finishes.
+func TestKilledBackfillLeavesWholeVisits(t *testing.T) {
 	fullSuiteOnly(t, "builds a git history, then starts and kills backfills for seconds")
 	t.Parallel()
 	repo, commits := fakeHistory(t)
 	dir := t.TempDir()
 	env := []string{"ROOTBENCH_CACHE=" + filepath.Join(dir, "cache")}
 	args := func(store string) []string {
-		return []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4"}
+		return []string{"history", "backfill", "--history", store, "--repo", repo.Dir, "--since", commits[0], "--cell", "ocaml", "--runs", "4", "--visits", "2"}
 	}
 	// The builds, once, into the cache every later backfill reads.
 	rootbench(t, env, args(filepath.Join(dir, "warm.db"))...).Must(t, 0)
@@ -223,7 +230,7 @@ func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
 	finished := false
 	var last string
 	// Kills at growing delays until three have landed between the first
-	// revision stored and the last (or a backfill finished first).
+	// visit stored and the last (or a backfill finished first).
 	for k := 0; k < 30 && !finished && midway < 3; k++ {
 		last = filepath.Join(dir, fmt.Sprintf("h%d.db", k))
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -241,17 +248,17 @@ func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
 		}
 		files := storeFiles(t, last)
 		for _, f := range files {
-			if f.Runs != 4 {
-				t.Errorf("kill %d: %s holds %d runs, want the whole revision's 4", k, f.Name, f.Runs)
+			if f.Runs != 2 {
+				t.Errorf("kill %d: %s holds %d runs, want the whole visit's 2", k, f.Name, f.Runs)
 			}
 		}
-		if len(files) > 0 && len(files) < 6 {
+		if len(files) > 0 && len(files) < 12 {
 			midway++
 		}
 	}
 	t.Logf("%d kills left a store partly filled", midway)
 	if midway == 0 {
-		t.Errorf("no kill landed between the first revision stored and the last")
+		t.Errorf("no kill landed between the first visit stored and the last")
 	}
 	r := rootbench(t, env, args(last)...)
 	r.Must(t, 0)
@@ -259,8 +266,8 @@ func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
 	for _, f := range storeFiles(t, last) {
 		seen[f.Name]++
 	}
-	if len(seen) != 6 {
-		t.Errorf("after resuming, the store holds %d revisions, want 6: %v", len(seen), seen)
+	if len(seen) != 12 {
+		t.Errorf("after resuming, the store holds %d visits, want 12 (6 revisions, 2 visits each): %v", len(seen), seen)
 	}
 	for name, n := range seen {
 		if n != 1 {
@@ -292,12 +299,12 @@ func TestKilledBackfillLeavesWholeRevisions(t *testing.T) {
 	rootbench(t, env, args(store)...).Must(t, 0)
 	whole := 0
 	for _, f := range storeFiles(t, store) {
-		if f.Runs == 4 {
+		if f.Runs == 2 {
 			whole++
 		}
 	}
-	if whole != 6 {
-		t.Errorf("after an interrupt and a resume, %d revisions are stored whole, want 6", whole)
+	if whole != 12 {
+		t.Errorf("after an interrupt and a resume, %d visits are stored whole, want 12", whole)
 	}
 }
 
