@@ -1,6 +1,0 @@
-//go:build race
-
-package main
-
-// raceEnabled: this test binary runs under the race detector.
-const raceEnabled = true
