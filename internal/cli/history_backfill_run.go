@@ -194,7 +194,7 @@ func (b *backfill) measure(ctx context.Context, s *history.Store, common []map[s
 				}
 			}
 			bar.print(stdout, fmt.Sprintf("%d/%d  visit %d/%d  %s  %s: %s, %d series", stored, todo, v+1, b.visits,
-				r.commit.Short, r.commit.SubjectUpTo(36), countRuns(added.Runs()), added.Series))
+				r.commit.Short, r.commit.SubjectUpTo(28), countRuns(added.Runs()), added.Series))
 			if ctx.Err() != nil {
 				return stored, nil
 			}
