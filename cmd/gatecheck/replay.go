@@ -50,9 +50,12 @@ type replayer struct {
 type synthetic struct {
 	template int
 	rows     []string // per row of the template (rowOf), in its order
-	looks    int      // looks made
-	rounds   int      // runs per side at the last look
-	err      string   // why no verdict could be made
+	// slower is, per row as rows, whether the row's interval lies above
+	// 0: the head judged slower, whatever the gate made of it.
+	slower []bool
+	looks  int    // looks made
+	rounds int    // runs per side at the last look
+	err    string // why no verdict could be made
 }
 
 // rule is the sequential rule `ab` runs with automatic looks.
@@ -235,14 +238,17 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 		out.err = v.Reason
 		return out
 	}
-	byLabel := map[string]string{}
+	byLabel := map[string]harness.ABGateRow{}
 	for _, row := range v.Gate.Rows {
-		byLabel[row.Label] = row.Outcome
+		byLabel[row.Label] = row
 	}
 	nm := len(t.metrics)
 	out.rows = make([]string, len(t.benches)*nm)
+	out.slower = make([]bool, len(out.rows))
 	for row := range out.rows {
-		out.rows[row] = byLabel[rowLabel(t.benches[benchOf(row, nm)].label, t.metrics, metricOf(row, nm))]
+		g := byLabel[rowLabel(t.benches[benchOf(row, nm)].label, t.metrics, metricOf(row, nm))]
+		out.rows[row] = g.Outcome
+		out.slower[row] = g.DeltaLo != nil && *g.DeltaLo > 0
 	}
 	return out
 }

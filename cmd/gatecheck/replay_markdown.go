@@ -12,11 +12,11 @@ import (
 )
 
 // headline is the replayed rates the live report shows: false alarms,
-// detections and undecided rows.
+// detections, slowed rows found slower and undecided rows.
 func (rep *ReplayReport) headline() []Rate {
 	var out []Rate
 	for _, r := range rep.Rates {
-		if strings.Contains(r.Name, "false alarms per") || strings.Contains(r.Name, "detected") ||
+		if strings.Contains(r.Name, "false alarms per") || strings.Contains(r.Name, "detected") || strings.Contains(r.Name, "found slower") ||
 			(strings.HasPrefix(r.Name, "A/A") && strings.Contains(r.Name, "inconclusive")) {
 			out = append(out, r)
 		}
@@ -195,14 +195,17 @@ func (rep *ReplayReport) body(h string) string {
 	fmt.Fprintf(&b, "%s Dependence between pairs\n\n", h)
 	b.WriteString("Correlation of pair log ratios within a recorded session, and the spread of the sessions' shifts in units\n")
 	b.WriteString("of their own standard errors (about 1 when the sessions differ by their pairs' noise only; above 1, each\n")
-	b.WriteString("session has a shift of its own, which centring removes: read the \"recorded shifts kept\" rows then):\n\n")
-	b.WriteString("| benchmark | pairs | lag 1 | lag 2 | sessions | spread of shifts |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("session has a shift of its own, which centring removes: read the \"recorded shifts kept\" rows then); and the\n")
+	b.WriteString("standard deviation of a session's pair log ratios, the noise a row decides through (median over the sessions,\n")
+	b.WriteString("least to greatest):\n\n")
+	b.WriteString("| benchmark | pairs | lag 1 | lag 2 | sessions | spread of shifts | pair sd | pair sd range |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, d := range rep.Dependence {
 		spread := "–" // too few sessions with enough pairs
 		if d.Sessions >= 2 {
 			spread = fmt.Sprintf("%.2f", d.Spread)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %+.2f | %+.2f | %d | %s |\n", d.Label, d.Pairs, d.Lag1, d.Lag2, d.Sessions, spread)
+		fmt.Fprintf(&b, "| %s | %d | %+.2f | %+.2f | %d | %s | %.3f | %.3f – %.3f |\n", d.Label, d.Pairs, d.Lag1, d.Lag2, d.Sessions, spread,
+			d.PairSD.Median, d.PairSD.Min, d.PairSD.Max)
 	}
 	fmt.Fprintf(&b, "\n%s Recorded sessions\n\n", h)
 	b.WriteString("Rounds: at the budget look as replayed (* from the pace model); model: what the pace model gives for the\n")

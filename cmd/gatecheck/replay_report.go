@@ -124,7 +124,9 @@ type BenchPairs struct {
 // − mean shift) / its standard error (the spread of the median over block
 // resamples of the session), about 1 when the sessions differ by noise
 // only, above when each session has a shift of its own that centring
-// removes.
+// removes. PairSD is the standard deviation of a session's pair log
+// ratios, the noise a row must decide through: its median over the
+// sessions and their least and greatest.
 type Dependence struct {
 	Label    string  `json:"label"`
 	Lag1     float64 `json:"lag1"`
@@ -132,6 +134,15 @@ type Dependence struct {
 	Pairs    int     `json:"pairs"`
 	Sessions int     `json:"sessions"`
 	Spread   float64 `json:"spread"`
+	PairSD   Range   `json:"pair_sd"`
+}
+
+// Range is a figure's median over several sessions, and its least and
+// greatest.
+type Range struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
 }
 
 // newReplayReport is the report of metric k of a replay: its A/A scenarios
@@ -184,11 +195,12 @@ func newReplayReport(c *replayConfig, r *replayer, inputs []*template, scs []sce
 
 // tally counts one scenario's outcomes on the rows of metric k: rows
 // reported as regressions on the cells not slowed (false alarms), per row
-// and per session; on the slowed cell, regressions (detections) and
-// passes; rows left inconclusive. The A/A scenario also gets each
+// and per session; on the slowed cell, regressions (detections), rows
+// found slower (interval above 0, beyond the gate or not) and passes; rows
+// left inconclusive. The A/A scenario also gets each
 // benchmark's rates.
 func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates []Rate, errs int) {
-	var alarms, rows, alarmSessions, hits, passes, slowed, undecided, total, decided int
+	var alarms, rows, alarmSessions, hits, found, passes, slowed, undecided, total, decided int
 	type cellCount struct{ alarms, undecided, rows int }
 	cells := map[string]*cellCount{}
 	var order []string
@@ -201,6 +213,7 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 		nm := len(t.metrics)
 		alarmed, undecidedRow := false, false
 		for row, out := range s.rows {
+			slower := s.slower != nil && s.slower[row]
 			if metricOf(row, nm) != k {
 				continue
 			}
@@ -214,6 +227,9 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 			}
 			if sc.pct != 0 && b.cell == r.slow {
 				slowed++
+				if slower {
+					found++
+				}
 				switch out {
 				case "regression":
 					hits++
@@ -264,6 +280,7 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 	} else {
 		rates = append(rates,
 			newRate(fmt.Sprintf("%s on %s: detected (reported as a regression)", sc.name, r.slow), hits, slowed, ""),
+			newRate(fmt.Sprintf("%s on %s: found slower (its interval above 0, beyond the gate or not)", sc.name, r.slow), found, slowed, ""),
 			newRate(fmt.Sprintf("%s on %s: passed (slowdown ruled out beyond the gate)", sc.name, r.slow), passes, slowed, ""),
 			newRate(fmt.Sprintf("%s: false alarms per row on the other cells", sc.name), alarms, rows, ""))
 	}
@@ -302,8 +319,8 @@ func variantReport(name string, r *replayer, scs []scenario, results [][]synthet
 // least 4 blocks of pairs.
 func dependence(ts []*template, block, k int) []Dependence {
 	type acc struct {
-		lags           *analysis.PooledAutocorrelation
-		shifts, errors []float64
+		lags                *analysis.PooledAutocorrelation
+		shifts, errors, sds []float64
 	}
 	accs := map[string]*acc{}
 	var order []string
@@ -317,6 +334,9 @@ func dependence(ts []*template, block, k int) []Dependence {
 				order = append(order, b.label)
 			}
 			a.lags.Add(d)
+			if len(d) >= 2 {
+				a.sds = append(a.sds, stats.Describe(d).Stddev)
+			}
 			if se := analysis.MedianBootstrapError(d, block); se > 0 && len(d) >= 4*block {
 				a.shifts = append(a.shifts, stats.Median(d))
 				a.errors = append(a.errors, se)
@@ -329,6 +349,9 @@ func dependence(ts []*template, block, k int) []Dependence {
 		dep := Dependence{Label: l, Pairs: a.lags.Values(), Lag1: a.lags.At(1), Lag2: a.lags.At(2), Sessions: len(a.shifts)}
 		if dep.Sessions >= 2 {
 			dep.Spread = analysis.SpreadInStandardErrors(a.shifts, a.errors)
+		}
+		if sd := stats.Describe(a.sds); sd.N > 0 {
+			dep.PairSD = Range{Median: sd.Median, Min: sd.Min, Max: sd.Max}
 		}
 		out = append(out, dep)
 	}

@@ -13,6 +13,17 @@ import (
 	"github.com/rootbench/rootbench/harness"
 )
 
+// beyondBudgets is why no budget meets the target measured as measure (on
+// boxroot), "" when a budget may.
+func beyondBudgets(measure string) string {
+	for _, s := range replayTargets {
+		if strings.ReplaceAll(s.measure, cellMark, "boxroot") == measure {
+			return s.beyondBudgets
+		}
+	}
+	return ""
+}
+
 func TestBuildNumbersCentresAndSlows(t *testing.T) {
 	t.Parallel()
 	f := fakeSession(t, 6, []string{"ocaml", "boxroot"}, []int{3, 1}, []float64{0.01, 0.03}, 0.05)
@@ -130,8 +141,8 @@ func TestReplaySmoke(t *testing.T) {
 			}
 		}
 	}
-	if len(doc.Targets) != 6 {
-		t.Errorf("%d targets, want the quiet condition's 3 in each metric: %+v", len(doc.Targets), doc.Targets)
+	if len(doc.Targets) != 8 {
+		t.Errorf("%d targets, want the quiet condition's 4 in each metric: %+v", len(doc.Targets), doc.Targets)
 	}
 	for _, tr := range doc.Targets {
 		switch {
@@ -141,6 +152,10 @@ func TestReplaySmoke(t *testing.T) {
 		case tr.BudgetNs > 0:
 			if tr.BudgetRate == nil {
 				t.Errorf("target %+v: a budget without its figure", tr)
+			}
+		case beyondBudgets(tr.Measure) != "":
+			if tr.Note != beyondBudgets(tr.Measure) {
+				t.Errorf("target %+v missed, without saying why no budget meets it", tr)
 			}
 		case !strings.Contains(tr.Note, "(8s)") && !strings.Contains(tr.Note, "replay more sessions"):
 			t.Errorf("target %+v missed, with neither a budget, nor the budgets modelled, nor the sessions it needs", tr)
@@ -162,5 +177,32 @@ func TestReplaySmoke(t *testing.T) {
 	md, _ = os.ReadFile(live)
 	if !strings.Contains(string(md), "## Replayed rates") || strings.Contains(string(md), "No live check recorded") {
 		t.Errorf("the live report lost the replay's rates:\n%s", md)
+	}
+}
+
+// The pair spread is each session's standard deviation of its pairs' log
+// ratios, summarized over the sessions by median, least and greatest.
+func TestDependencePairSD(t *testing.T) {
+	t.Parallel()
+	session := func(ratios ...float64) *template {
+		b := benchSource{cell: "boxroot", label: "boxroot"}
+		for _, r := range ratios {
+			b.pairs = append(b.pairs, runPair{base: harness.Run{WallNs: 1000}, head: harness.Run{WallNs: int64(math.Round(1000 * math.Exp(r)))}})
+		}
+		return &template{benches: []benchSource{b}, metrics: []metric{wallMetric}}
+	}
+	// Log ratios ±0.1 (sd 0.1155 over 4), ±0.2 (0.2309) and ±0.3 (0.3464),
+	// to the rounding of 1000·e^r to whole nanoseconds.
+	ts := []*template{session(0.1, -0.1, 0.1, -0.1), session(0.2, -0.2, 0.2, -0.2), session(0.3, -0.3, 0.3, -0.3)}
+	deps := dependence(ts, 1, 0)
+	if len(deps) != 1 {
+		t.Fatalf("%d benchmarks, want 1", len(deps))
+	}
+	got, want := deps[0].PairSD, Range{Median: 0.2309, Min: 0.1155, Max: 0.3464}
+	for _, c := range [][2]float64{{got.Median, want.Median}, {got.Min, want.Min}, {got.Max, want.Max}} {
+		if math.Abs(c[0]-c[1]) > 1e-3 {
+			t.Errorf("pair sd %+v, want %+v", got, want)
+			break
+		}
 	}
 }

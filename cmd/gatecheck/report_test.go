@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLiveTally(t *testing.T) {
@@ -83,36 +84,39 @@ func TestLiveTally(t *testing.T) {
 // the rates tally names, and are met or missed by their bounds.
 func TestConditionTargets(t *testing.T) {
 	t.Parallel()
-	rates := func(alarms, undecided, five, ten int) []Rate {
+	rates := func(alarms, undecided, five, fiveSlower, ten int) []Rate {
 		return []Rate{
 			newRate("A/A: false alarms per row (rows reported as regressions)", alarms, 8000, ""),
 			newRate("A/A: rows left inconclusive", undecided, 8000, ""),
 			newRate("planted 5% on boxroot: passed (slowdown ruled out beyond the gate)", 0, 1000, ""),
 			newRate("planted 5% on boxroot: detected (reported as a regression)", five, 1000, ""),
+			newRate("planted 5% on boxroot: found slower (its interval above 0, beyond the gate or not)", fiveSlower, 1000, ""),
 			newRate("planted 10% on boxroot: detected (reported as a regression)", ten, 1000, ""),
 		}
 	}
 	ms := []metric{wallMetric, cpuMetric}
-	reps := []*ReplayReport{{Rates: rates(40, 1000, 950, 990)}, {Rates: rates(130, 3000, 850, 990)}}
+	reps := []*ReplayReport{{Rates: rates(40, 1000, 950, 880, 990)}, {Rates: rates(130, 3000, 850, 930, 990)}}
 	type key struct{ metric, measure string }
 	got := map[key]TargetResult{}
 	for _, tr := range conditionTargets(&sessionGroup{cond: "quiet"}, ms, reps, "boxroot") {
 		got[key{tr.Metric, tr.Measure}] = tr
 	}
 	for k, met := range map[key]bool{
-		{"wall", "A/A false alarms per row"}:       true,  // 0.5%
-		{"cpu", "A/A false alarms per row"}:        false, // 1.6%
-		{"wall", "planted 5% on boxroot detected"}: true,  // 95%
-		{"cpu", "planted 5% on boxroot detected"}:  false, // 85%
-		{"wall", "A/A rows left inconclusive"}:     true,  // 12.5%
-		{"cpu", "A/A rows left inconclusive"}:      false, // 37.5%
+		{"wall", "A/A false alarms per row"}:                              true,  // 0.5%
+		{"cpu", "A/A false alarms per row"}:                               false, // 1.6%
+		{"wall", "planted 5% on boxroot detected"}:                        true,  // 95%
+		{"cpu", "planted 5% on boxroot detected"}:                         false, // 85%
+		{"wall", "planted 5% on boxroot found slower (interval above 0)"}: false, // 88%
+		{"cpu", "planted 5% on boxroot found slower (interval above 0)"}:  true,  // 93%
+		{"wall", "A/A rows left inconclusive"}:                            true,  // 12.5%
+		{"cpu", "A/A rows left inconclusive"}:                             false, // 37.5%
 	} {
 		if tr, ok := got[k]; !ok || tr.Rate == nil || tr.Met != met {
 			t.Errorf("quiet %v: %+v, want met=%v", k, tr, met)
 		}
 	}
-	if len(got) != 6 {
-		t.Errorf("quiet: %d targets, want 6 (three, in each metric): %v", len(got), got)
+	if len(got) != 8 {
+		t.Errorf("quiet: %d targets, want 8 (four, in each metric): %v", len(got), got)
 	}
 	busy := conditionTargets(&sessionGroup{cond: "noise4", noise: 4}, ms[:1], reps[:1], "boxroot")
 	if len(busy) != 3 || busy[2].Metric != "cpu" || busy[2].Rate != nil || !strings.Contains(busy[2].Note, "not judged") {
@@ -135,5 +139,32 @@ func TestShortCommand(t *testing.T) {
 		if got := shortCommand(c.in); got != c.want {
 			t.Errorf("shortCommand(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A target no budget can meet (a slowdown equal to the gate, reported as a
+// regression) is not searched for one: its note says why instead.
+func TestSearchSkipsTargetsBeyondBudgets(t *testing.T) {
+	t.Parallel()
+	var spec targetSpec
+	for _, s := range replayTargets {
+		if s.beyondBudgets != "" {
+			spec = s
+		}
+	}
+	if spec.beyondBudgets == "" {
+		t.Fatal("no target is marked beyond every budget")
+	}
+	r := newRate("planted 5% on boxroot: detected (reported as a regression)", 500, 1000, "")
+	ts := []TargetResult{{Measure: spec.measure, Rate: &r, Met: spec.met(r), spec: spec}}
+	if ts[0].Met {
+		t.Fatalf("%s met at %v", spec.measure, r.Rate)
+	}
+	c := &replayConfig{search: []time.Duration{6 * time.Minute}}
+	if err := c.searchBudgets(nil, ts, nil, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if ts[0].Note != spec.beyondBudgets || ts[0].BudgetNs != 0 {
+		t.Errorf("note %q, budget %d; want %q and no budget", ts[0].Note, ts[0].BudgetNs, spec.beyondBudgets)
 	}
 }

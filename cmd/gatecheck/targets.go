@@ -26,6 +26,9 @@ type targetSpec struct {
 	// 95% Wilson interval.
 	hiBound float64
 	pct     float64 // the planted slowdown the rate needs replayed, if any
+	// beyondBudgets, when not "", is why no budget can meet the target: the
+	// budget search skips it and its note says this instead.
+	beyondBudgets string
 }
 
 // cellMark stands for the slowed cell in a target's measure and rate.
@@ -40,12 +43,21 @@ const (
 
 // replayTargets are the targets a replay checks: on 3-minute sessions with
 // the default gate, few false alarms in every condition and metric;
-// under noise, a planted 10% found in CPU time; when quiet, a planted 5%
-// found in either metric and few rows left undecided.
+// under noise, a planted 10% reported as a regression in CPU time; when
+// quiet, a planted 5% reported as a regression, and found slower, in
+// either metric, and few rows left undecided.
+//
+// A planted slowdown equal to the gate (5%) is reported as a regression
+// only when its estimate lands beyond the gate, which an unbiased
+// estimate does about half the time at any budget; whether the gate
+// notices it at all is the rate of rows found slower (the interval above
+// 0), the second 5% target.
 var replayTargets = []targetSpec{
 	{where: whereBoth, measure: "A/A false alarms per row", rate: "A/A: false alarms per row", bound: 0.01, hiBound: 0.015},
 	{where: whereBusy, metric: cpuMetric.name, measure: "planted 10% on " + cellMark + " detected", rate: "planted 10% on " + cellMark + ": detected", atLeast: true, bound: 0.90, pct: 10},
-	{where: whereQuiet, measure: "planted 5% on " + cellMark + " detected", rate: "planted 5% on " + cellMark + ": detected", atLeast: true, bound: 0.90, pct: 5},
+	{where: whereQuiet, measure: "planted 5% on " + cellMark + " detected", rate: "planted 5% on " + cellMark + ": detected", atLeast: true, bound: 0.90, pct: 5,
+		beyondBudgets: "none can: a slowdown equal to the gate is reported as a regression only when its estimate lands beyond the gate, about half the time"},
+	{where: whereQuiet, measure: "planted 5% on " + cellMark + " found slower (interval above 0)", rate: "planted 5% on " + cellMark + ": found slower", atLeast: true, bound: 0.90, pct: 5},
 	{where: whereQuiet, measure: "A/A rows left inconclusive", rate: "A/A: rows left inconclusive", bound: 0.25},
 }
 
@@ -162,6 +174,10 @@ func (c *replayConfig) searchBudgets(inputs []*template, ts []TargetResult, reps
 	for i := range ts {
 		t := &ts[i]
 		if t.Rate == nil || t.Met {
+			continue
+		}
+		if t.spec.beyondBudgets != "" {
+			t.Note = t.spec.beyondBudgets
 			continue
 		}
 		if !t.spec.atLeast && t.Rate.Rate <= t.spec.bound {
