@@ -57,7 +57,7 @@ race:
 unit:
 	$(GO) test -tags $(TEST_TAGS) $(PKGS)
 
-# The fast tier: every package's logic in about 20 s on 2 cores (warm build
+# The fast tier: every package's logic in 20 s or less on 2 cores (warm build
 # cache). -short skips what builds git history, runs function layouts,
 # plants slowdowns, sends signals or runs workers for seconds; make test
 # runs all of it.
