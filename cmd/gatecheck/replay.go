@@ -49,13 +49,19 @@ type replayer struct {
 // synthetic is the outcome of one synthetic session.
 type synthetic struct {
 	template int
-	rows     []string // per row of the template (rowOf), in its order
-	// slower is, per row as rows, whether the row's interval lies above
-	// 0: the head judged slower, whatever the gate made of it.
-	slower []bool
-	looks  int    // looks made
-	rounds int    // runs per side at the last look
-	err    string // why no verdict could be made
+	rows     []rowOutcome // per row of the template (rowOf), in its order
+	looks    int          // looks made
+	rounds   int          // runs per side at the last look
+	err      string       // why no verdict could be made
+}
+
+// rowOutcome is what a synthetic session concluded on one row: the
+// gate's outcome (pass, regression or inconclusive) and whether the row's
+// interval lies above 0, the head found slower whatever the gate made of
+// it.
+type rowOutcome struct {
+	gate   string
+	slower bool
 }
 
 // rule is the sequential rule `ab` runs with automatic looks.
@@ -243,12 +249,10 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 		byLabel[row.Label] = row
 	}
 	nm := len(t.metrics)
-	out.rows = make([]string, len(t.benches)*nm)
-	out.slower = make([]bool, len(out.rows))
+	out.rows = make([]rowOutcome, len(t.benches)*nm)
 	for row := range out.rows {
 		g := byLabel[rowLabel(t.benches[benchOf(row, nm)].label, t.metrics, metricOf(row, nm))]
-		out.rows[row] = g.Outcome
-		out.slower[row] = g.DeltaLo != nil && *g.DeltaLo > 0
+		out.rows[row] = rowOutcome{gate: g.Outcome, slower: g.DeltaLo != nil && *g.DeltaLo > 0}
 	}
 	return out
 }

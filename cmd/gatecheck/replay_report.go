@@ -213,33 +213,31 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 		nm := len(t.metrics)
 		alarmed, undecidedRow := false, false
 		for row, out := range s.rows {
-			slower := s.slower != nil && s.slower[row]
 			if metricOf(row, nm) != k {
 				continue
 			}
 			b := t.benches[benchOf(row, nm)]
+			regression, inconclusive := out.gate == string(analysis.Regression), out.gate == string(analysis.Inconclusive)
 			total++
-			if out == "inconclusive" {
+			if inconclusive {
 				undecidedRow = true
-			}
-			if out == "inconclusive" {
 				undecided++
 			}
 			if sc.pct != 0 && b.cell == r.slow {
 				slowed++
-				if slower {
+				if out.slower {
 					found++
 				}
-				switch out {
-				case "regression":
+				if regression {
 					hits++
-				case "pass":
+				}
+				if out.gate == string(analysis.Pass) {
 					passes++
 				}
 				continue
 			}
 			rows++
-			if out == "regression" {
+			if regression {
 				alarms++
 				alarmed = true
 			}
@@ -251,10 +249,10 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 					order = append(order, b.label)
 				}
 				cc.rows++
-				if out == "regression" {
+				if regression {
 					cc.alarms++
 				}
-				if out == "inconclusive" {
+				if inconclusive {
 					cc.undecided++
 				}
 			}

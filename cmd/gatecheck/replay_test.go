@@ -14,11 +14,11 @@ import (
 )
 
 // beyondBudgets is why no budget meets the target measured as measure (on
-// boxroot), "" when a budget may.
+// boxroot) at the default gate, "" when a budget may.
 func beyondBudgets(measure string) string {
 	for _, s := range replayTargets {
 		if strings.ReplaceAll(s.measure, cellMark, "boxroot") == measure {
-			return s.beyondBudgets
+			return s.beyondBudgets(0.05)
 		}
 	}
 	return ""

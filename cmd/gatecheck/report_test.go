@@ -143,28 +143,32 @@ func TestShortCommand(t *testing.T) {
 }
 
 // A target no budget can meet (a slowdown equal to the gate, reported as a
-// regression) is not searched for one: its note says why instead.
+// regression) is not searched for one: its note says why instead. At
+// another gate the same target is searched.
 func TestSearchSkipsTargetsBeyondBudgets(t *testing.T) {
 	t.Parallel()
 	var spec targetSpec
 	for _, s := range replayTargets {
-		if s.beyondBudgets != "" {
+		if s.beyondBudgets(0.05) != "" {
 			spec = s
 		}
 	}
-	if spec.beyondBudgets == "" {
-		t.Fatal("no target is marked beyond every budget")
+	if spec.pct != 5 {
+		t.Fatalf("the target beyond every budget at a 5%% gate is %+v, want the planted 5%% reported as a regression", spec)
+	}
+	if why := spec.beyondBudgets(0.03); why != "" {
+		t.Errorf("at a 3%% gate the planted 5%% is said beyond every budget: %s", why)
 	}
 	r := newRate("planted 5% on boxroot: detected (reported as a regression)", 500, 1000, "")
 	ts := []TargetResult{{Measure: spec.measure, Rate: &r, Met: spec.met(r), spec: spec}}
 	if ts[0].Met {
 		t.Fatalf("%s met at %v", spec.measure, r.Rate)
 	}
-	c := &replayConfig{search: []time.Duration{6 * time.Minute}}
+	c := &replayConfig{gate: 0.05, search: []time.Duration{6 * time.Minute}}
 	if err := c.searchBudgets(nil, ts, nil, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	if ts[0].Note != spec.beyondBudgets || ts[0].BudgetNs != 0 {
-		t.Errorf("note %q, budget %d; want %q and no budget", ts[0].Note, ts[0].BudgetNs, spec.beyondBudgets)
+	if want := spec.beyondBudgets(0.05); ts[0].Note != want || ts[0].BudgetNs != 0 {
+		t.Errorf("note %q, budget %d; want %q and no budget", ts[0].Note, ts[0].BudgetNs, want)
 	}
 }
