@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -109,7 +110,7 @@ func TestKilledAddLeavesWholeFiles(t *testing.T) {
 	want := crashFiles(t, files, 20)
 	rng := rand.New(rand.NewPCG(1, 2))
 	rounds := 3
-	if raceEnabled {
+	if racedetect.Enabled {
 		// The race detector has nothing to find across processes; one
 		// round of its slow adders is the property checked.
 		rounds = 1

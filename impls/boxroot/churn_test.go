@@ -2,6 +2,7 @@ package boxroot
 
 import (
 	"flag"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,7 +25,7 @@ var churnFull = flag.Bool("boxroot.churn-full", false,
 // holding a cached slot.
 func TestDropInChurn(t *testing.T) {
 	batch := 3000
-	if raceEnabled && !*churnFull {
+	if racedetect.Enabled && !*churnFull {
 		// The race detector makes each handle many times dearer. Not smaller:
 		// slots cached by the Ps cost a few pools whatever the size,
 		// which the 25% margin covers only from some 40 pools' worth up.

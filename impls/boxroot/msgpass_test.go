@@ -1,6 +1,7 @@
 package boxroot
 
 import (
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestMsgPassMemory(t *testing.T) {
 	t.Parallel()
 	cells := 10_000_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		cells = 1_000_000
 	}
 	p := mpParams{cells: cells, batch: 1024, maxDelay: 128}

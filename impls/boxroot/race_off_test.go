@@ -2,8 +2,6 @@
 
 package boxroot
 
-const raceEnabled = false
-
 // pinCacheID gives a test a cache, by id, to inspect; without the race
 // detector, the caller makes sure that no goroutine uses the drop-in API.
 func pinCacheID(id int) *pcache { return &caches[id] }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"maps"
 	"os"
 	"path/filepath"
@@ -281,7 +282,7 @@ func TestMemoryEstimateBoundsARun(t *testing.T) {
 		for _, run := range res.Runs {
 			// The estimate is for binaries built without the race
 			// detector, whose shadow memory is not in the model.
-			if run.PeakRSSBytes <= 0 || (!raceEnabled && run.PeakRSSBytes > est.Bytes) {
+			if run.PeakRSSBytes <= 0 || (!racedetect.Enabled && run.PeakRSSBytes > est.Bytes) {
 				t.Errorf("%s: peak RSS %d B, estimate %d B: the estimate must bound it", res.Label, run.PeakRSSBytes, est.Bytes)
 			}
 			if run.GC.PeakHeapBytes > est.Bytes-msgpass.BaseBytes {

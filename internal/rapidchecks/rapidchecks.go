@@ -6,6 +6,7 @@ package rapidchecks
 import (
 	"flag"
 	"fmt"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"os"
 )
 
@@ -14,7 +15,7 @@ import (
 // $RAPID_CHECKS already sets it; without the detector rapid's default
 // holds. Call it from TestMain, before m.Run.
 func UnderRace(n int) {
-	if !raceEnabled || os.Getenv("RAPID_CHECKS") != "" {
+	if !racedetect.Enabled || os.Getenv("RAPID_CHECKS") != "" {
 		return
 	}
 	flag.Parse()

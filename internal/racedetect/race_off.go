@@ -1,0 +1,6 @@
+//go:build !race
+
+package racedetect
+
+// Enabled is false: this binary runs without the race detector.
+const Enabled = false

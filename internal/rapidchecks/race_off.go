@@ -1,6 +1,0 @@
-//go:build !race
-
-package rapidchecks
-
-// raceEnabled: this binary runs without the race detector.
-const raceEnabled = false
