@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
 	"github.com/rootbench/rootbench/harness/stats"
 )
@@ -147,18 +148,18 @@ func (rep *Report) kindRates(cond, m string, k kind) []Rate {
 				continue
 			}
 			total++
-			if r.Outcome == "inconclusive" {
+			if r.Outcome == string(analysis.Inconclusive) {
 				undecided++
 			}
 			switch {
 			case k.pct != "" && r.Cell == rep.Slow:
 				planted++
-				if r.Outcome == "regression" {
+				if r.Outcome == string(analysis.Regression) {
 					hits++
 				}
 			default:
 				rows++
-				if r.Outcome == "regression" {
+				if r.Outcome == string(analysis.Regression) {
 					alarms++
 				}
 			}
