@@ -165,9 +165,14 @@ func (b *backfill) measure(ctx context.Context, s *history.Store, common []map[s
 				return stored, nil // interrupted before a run of it ended
 			}
 			if err != nil {
+				// A revision that fails after whole visits were stored
+				// keeps them: the skip says so, and stops its later visits.
 				r.skip = err.Error()
-				bar.say(fmt.Sprintf("backfill: skipping %s: %v", r.commit.Short, err))
-				if err := s.RecordSkip(ctx, r.commit.Hash, plan, err.Error()); err != nil {
+				if r.visits > 0 {
+					r.skip = fmt.Sprintf("visit %d: %v (its %d earlier whole visit(s) stay stored)", v+1, err, r.visits)
+				}
+				bar.say(fmt.Sprintf("backfill: skipping %s: %s", r.commit.Short, r.skip))
+				if err := s.RecordSkip(ctx, r.commit.Hash, plan, r.skip); err != nil {
 					return stored, usageError(err)
 				}
 				continue
