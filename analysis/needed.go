@@ -8,7 +8,6 @@ package analysis
 
 import (
 	"math"
-	"time"
 )
 
 // moreRuns estimates how many more runs per side would decide an
@@ -49,31 +48,3 @@ func (c *Comparison) moreRuns(r *Row) int {
 
 // maxMoreRuns bounds the runs per side Row.MoreRuns states.
 const maxMoreRuns = 10_000
-
-// BudgetToDecide estimates the time a session like the one judged here,
-// which ran for elapsed, would need to decide every row it left
-// undecided: elapsed times the largest (n + MoreRuns) / n over those rows,
-// n being the row's pairs (its runs per side when unpaired). It assumes
-// that every benchmark's pairs grow in proportion to the session's time
-// (the harness keeps each benchmark's share of a round), that the looks
-// are planned from the pace (so a longer budget tests its last look at the
-// same level), and MoreRuns' rule of thumb; so it guides --max-time and
-// decides nothing. ok is false when no row is undecided or one's need is
-// unknown (MoreRuns 0).
-func (c *Comparison) BudgetToDecide(elapsed time.Duration) (budget time.Duration, ok bool) {
-	factor := 0.0
-	for _, r := range c.Undecided() {
-		n := min(r.Base.N, r.Head.N)
-		if r.Pairs > 0 {
-			n = r.Pairs
-		}
-		if r.MoreRuns <= 0 || n <= 0 {
-			return 0, false
-		}
-		factor = max(factor, float64(n+r.MoreRuns)/float64(n))
-	}
-	if factor == 0 || elapsed <= 0 {
-		return 0, false
-	}
-	return time.Duration(float64(elapsed) * factor), true
-}

@@ -24,7 +24,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/rootbench/rootbench/analysis"
 	"github.com/rootbench/rootbench/harness"
@@ -179,10 +178,6 @@ type Result struct {
 	// Err says why the session ended before its end: interrupted (the
 	// context ended), or a worker that could not be run.
 	Err error
-
-	// fixedLooks is whether the session's looks were fixed
-	// (analysis.Sequential.Looks) rather than planned from its pace.
-	fixedLooks bool
 }
 
 // Run runs the session and, when it ran to its end, judges it. Its error
@@ -197,7 +192,7 @@ func (s *Session) Run(ctx context.Context) (*Result, error) {
 	}
 	f.Layout = s.Layout
 	f.Sizes = slices.Clone(s.Sizes)
-	res := &Result{File: f, Err: err, fixedLooks: len(s.rule.Looks) > 0}
+	res := &Result{File: f, Err: err}
 	if res.Err == nil {
 		res.Err = ctx.Err()
 	}
@@ -225,33 +220,8 @@ func (r *Result) Exit() (int, error) {
 	reason := v.Reason
 	if v.Outcome == analysis.Inconclusive {
 		reason = fmt.Sprintf("inconclusive after %s (%s): %s", Length(r.File), r.File.Stopped, v.Reason)
-		if hint := r.budgetHint(); hint != "" {
-			reason += "; " + hint
-		}
 	}
 	return code, errors.New(reason)
-}
-
-// budgetHint is, for a session its budget stopped whose looks were
-// planned from the pace, the --max-time that would decide its undecided
-// rows at the pace it kept (analysis.Comparison.BudgetToDecide); "" when
-// unknown, or when fixed looks or a decision ended the session.
-func (r *Result) budgetHint() string {
-	c := r.Verdict.Comparison
-	if c == nil || r.File.Stopped != harness.StopBudget || r.fixedLooks {
-		return ""
-	}
-	budget, ok := c.BudgetToDecide(r.File.FinishedAt.Sub(r.File.StartedAt))
-	if !ok {
-		return ""
-	}
-	const step = 10 * time.Second // rounded up to a flag value one can paste
-	budget = (budget + step - 1) / step * step
-	flag := budget.String()
-	if m, ok := strings.CutSuffix(flag, "m0s"); ok {
-		flag = m + "m" // 3m, not 3m0s
-	}
-	return fmt.Sprintf("at this pace about --max-time %s would decide them", flag)
 }
 
 // Length is "24 runs per side in 72.0 s", or "24-180 runs per side in

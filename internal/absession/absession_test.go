@@ -131,45 +131,6 @@ func TestResultExit(t *testing.T) {
 	}
 }
 
-// An inconclusive session its budget stopped names the --max-time that
-// would decide its rows at its pace, rounded up to 10 s: 72 s times
-// (24 + 30) / 24 is 162 s, so 2m50s, and whole minutes read 2m; it names
-// none when the looks were
-// fixed, when a row's need is unknown, or when the session did not end by
-// its budget.
-func TestResultExitBudgetHint(t *testing.T) {
-	t.Parallel()
-	undecided := func(more ...int) *analysis.SessionVerdict {
-		c := comparison()
-		for i, m := range more {
-			c.Rows = append(c.Rows, analysis.Row{Label: string(rune('a' + i)), Gate: analysis.Inconclusive, Pairs: 24, MoreRuns: m})
-		}
-		return &analysis.SessionVerdict{Outcome: analysis.Inconclusive, Comparison: c, Reason: "undecided: a"}
-	}
-	const hint = "; at this pace about --max-time 2m50s would decide them"
-	lastLook := session(72*time.Second, 24)
-	lastLook.Stopped = harness.StopLastLook
-	for _, c := range []struct {
-		name string
-		r    *Result
-		want string
-	}{
-		{"budget", &Result{File: session(72*time.Second, 24), Verdict: undecided(30, 6)}, hint},
-		{"whole minutes", &Result{File: session(72*time.Second, 24), Verdict: undecided(16)}, "; at this pace about --max-time 2m would decide them"},
-		{"fixed looks", &Result{File: session(72*time.Second, 24), Verdict: undecided(30), fixedLooks: true}, ""},
-		{"a need unknown", &Result{File: session(72*time.Second, 24), Verdict: undecided(30, 0)}, ""},
-		{"the last look", &Result{File: lastLook, Verdict: undecided(30)}, ""},
-	} {
-		_, err := c.r.Exit()
-		if err == nil {
-			t.Fatalf("%s: no error for an inconclusive session", c.name)
-		}
-		if got := strings.TrimPrefix(err.Error(), "inconclusive after 24 runs per side in 72.0 s ("+c.r.File.Stopped+"): undecided: a"); got != c.want {
-			t.Errorf("%s: %q, want the reason followed by %q", c.name, err, c.want)
-		}
-	}
-}
-
 // The combination's exit status: a failed head run anywhere is a
 // regression (unless failures are ignored), no combination is
 // inconclusive, else the combined gate decides, and an undecided one
