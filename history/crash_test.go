@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/rootbench/rootbench/internal/racedetect"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rootbench/rootbench/history"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"github.com/rootbench/rootbench/internal/rapidchecks"
 )
 

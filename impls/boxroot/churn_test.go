@@ -2,12 +2,12 @@ package boxroot
 
 import (
 	"flag"
-	"github.com/rootbench/rootbench/internal/racedetect"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rootbench/rootbench/cell"
+	"github.com/rootbench/rootbench/internal/racedetect"
 )
 
 var churnFull = flag.Bool("boxroot.churn-full", false,

@@ -1,8 +1,9 @@
 package boxroot
 
 import (
-	"github.com/rootbench/rootbench/internal/racedetect"
 	"testing"
+
+	"github.com/rootbench/rootbench/internal/racedetect"
 )
 
 // TestMsgPassMemory runs the parallel message-passing workload (batches of

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
-	"github.com/rootbench/rootbench/internal/racedetect"
 	"maps"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/rootbench/rootbench/harness"
+	"github.com/rootbench/rootbench/internal/racedetect"
 	"github.com/rootbench/rootbench/workload/callback"
 	"github.com/rootbench/rootbench/workload/msgpass"
 )

@@ -6,8 +6,9 @@ package rapidchecks
 import (
 	"flag"
 	"fmt"
-	"github.com/rootbench/rootbench/internal/racedetect"
 	"os"
+
+	"github.com/rootbench/rootbench/internal/racedetect"
 )
 
 // UnderRace sets rapid's number of checks (-rapid.checks) to n when the
