@@ -60,7 +60,7 @@ type synthetic struct {
 // interval lies above 0, the head found slower whatever the gate made of
 // it.
 type rowOutcome struct {
-	gate   string
+	gate   analysis.Outcome
 	slower bool
 }
 
@@ -252,7 +252,7 @@ func (r *replayer) judge(t *template, s sideRuns) synthetic {
 	out.rows = make([]rowOutcome, len(t.benches)*nm)
 	for row := range out.rows {
 		g := byLabel[rowLabel(t.benches[benchOf(row, nm)].label, t.metrics, metricOf(row, nm))]
-		out.rows[row] = rowOutcome{gate: g.Outcome, slower: g.DeltaLo != nil && *g.DeltaLo > 0}
+		out.rows[row] = rowOutcome{gate: analysis.Outcome(g.Outcome), slower: g.DeltaLo != nil && *g.DeltaLo > 0}
 	}
 	return out
 }

@@ -217,7 +217,7 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 				continue
 			}
 			b := t.benches[benchOf(row, nm)]
-			regression, inconclusive := out.gate == string(analysis.Regression), out.gate == string(analysis.Inconclusive)
+			regression, inconclusive := out.gate == analysis.Regression, out.gate == analysis.Inconclusive
 			total++
 			if inconclusive {
 				undecidedRow = true
@@ -231,7 +231,7 @@ func tally(r *replayer, sc scenario, res []synthetic, k int) (rates, cellRates [
 				if regression {
 					hits++
 				}
-				if out.gate == string(analysis.Pass) {
+				if out.gate == analysis.Pass {
 					passes++
 				}
 				continue
